@@ -1,0 +1,1 @@
+"""The memory domain: entities, rules and services. Never imports ui or NiceGUI."""

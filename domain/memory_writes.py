@@ -1,0 +1,103 @@
+"""The one write path for memories: every change is a row write plus one audit event.
+
+No bulk update()/delete() statements on memories anywhere: they would bypass the
+version check and the audit log.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.orm import Session
+from sqlalchemy.orm.exc import StaleDataError
+
+from domain import audit
+from domain.errors import EditConflict
+from domain.models import Memory, User
+from domain.types import utcnow
+
+CONTENT_FIELDS = ("content", "type", "tags", "confidence")
+REDACTED_FIELDS = ("content", "tags")
+CONFLICT_MESSAGE = "This memory changed meanwhile (another tab or device). Nothing was overwritten."
+
+
+def snapshot(memory: Memory) -> dict[str, Any]:
+    return {
+        "content": memory.content,
+        "type": memory.type.value,
+        "tags": list(memory.tags),
+        "confidence": memory.confidence.value,
+        "occurrences": memory.occurrences,
+        "source": memory.source.value,
+        "source_reference": memory.source_reference,
+        "status": memory.status.value,
+        "superseded_by": memory.superseded_by_id,
+        "version": memory.version,
+    }
+
+
+def redacted(payload: dict[str, Any] | None) -> dict[str, Any] | None:
+    if payload is None:
+        return None
+    return {**payload, **{field: None for field in REDACTED_FIELDS}, "redacted": True}
+
+
+def insert_memory(
+    session: Session,
+    actor: User | None,
+    memory: Memory,
+    *,
+    action: str = "create",
+    reason: str | None = None,
+    actor_label: str | None = None,
+) -> Memory:
+    session.add(memory)
+    session.flush()
+    audit.record(
+        session,
+        actor=actor,
+        actor_label=actor_label,
+        action=action,
+        target_type="memory",
+        target_id=memory.id,
+        athlete_id=memory.athlete_id,
+        after=snapshot(memory),
+        reason=reason,
+    )
+    return memory
+
+
+def change_memory(
+    session: Session,
+    actor: User | None,
+    memory: Memory,
+    *,
+    action: str,
+    changes: dict[str, Any],
+    reason: str | None = None,
+    expected_version: int | None = None,
+    touch: bool = True,
+) -> Memory:
+    if expected_version is not None and memory.version != expected_version:
+        raise EditConflict(CONFLICT_MESSAGE, current_version=memory.version)
+    before = snapshot(memory)
+    for name, value in changes.items():
+        setattr(memory, name, value)
+    if touch:
+        memory.updated_at = utcnow()
+    try:
+        session.flush()
+    except StaleDataError:
+        raise EditConflict(CONFLICT_MESSAGE) from None
+    audit.record(
+        session,
+        actor=actor,
+        action=action,
+        target_type="memory",
+        target_id=memory.id,
+        athlete_id=memory.athlete_id,
+        before=before,
+        after=snapshot(memory),
+        reason=reason,
+    )
+    return memory

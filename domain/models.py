@@ -1,0 +1,203 @@
+"""The entities, as SQLAlchemy typed mappings (the domain layer is SQLAlchemy by design)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Enum,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from domain.enums import (
+    MemoryConfidence,
+    MemorySource,
+    MemoryStatus,
+    MemoryType,
+    ProposalStatus,
+    Role,
+    SourceKind,
+)
+from domain.types import UTCDateTime, utcnow
+
+
+def _enum(enum_cls: type[Any], name: str) -> Enum:
+    return Enum(
+        enum_cls,
+        name=name,
+        native_enum=False,
+        create_constraint=True,
+        length=24,
+        values_callable=lambda members: [m.value for m in members],
+    )
+
+
+class Base(DeclarativeBase):
+    type_annotation_map: ClassVar[dict[Any, Any]] = {datetime: UTCDateTime()}
+
+
+class User(Base):
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    username: Mapped[str] = mapped_column(String(64), unique=True)  # stored lower case
+    display_name: Mapped[str] = mapped_column(String(120))
+    role: Mapped[Role] = mapped_column(_enum(Role, "user_role"))
+    password_hash: Mapped[str] = mapped_column(String(255))
+    disabled: Mapped[bool] = mapped_column(Boolean, default=False)
+    session_epoch: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    last_login_at: Mapped[datetime | None] = mapped_column(default=None)
+
+    @property
+    def is_admin(self) -> bool:
+        return self.role == Role.ADMIN
+
+
+class ApiToken(Base):
+    __tablename__ = "api_tokens"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(120))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    scopes: Mapped[list[str]] = mapped_column(JSON, default=list)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    revoked_at: Mapped[datetime | None] = mapped_column(default=None)
+
+
+class Memory(Base):
+    __tablename__ = "memories"
+    __table_args__ = (
+        Index("ix_memories_athlete_status_updated", "athlete_id", "status", "updated_at"),
+        Index("ix_memories_status_deleted_at", "status", "deleted_at"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    athlete_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    type: Mapped[MemoryType] = mapped_column(_enum(MemoryType, "memory_type"))
+    content: Mapped[str] = mapped_column(Text)
+    source: Mapped[MemorySource] = mapped_column(_enum(MemorySource, "memory_source"))
+    source_reference: Mapped[str | None] = mapped_column(String(200), default=None)
+    confidence: Mapped[MemoryConfidence] = mapped_column(_enum(MemoryConfidence, "memory_confidence"))
+    occurrences: Mapped[int] = mapped_column(Integer, default=1)
+    tags: Mapped[list[str]] = mapped_column(JSON, default=list)
+    status: Mapped[MemoryStatus] = mapped_column(_enum(MemoryStatus, "memory_status"), default=MemoryStatus.ACTIVE)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+    deleted_at: Mapped[datetime | None] = mapped_column(default=None)
+    deleted_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), default=None)
+    archived_at: Mapped[datetime | None] = mapped_column(default=None)
+    superseded_by_id: Mapped[int | None] = mapped_column(ForeignKey("memories.id", ondelete="SET NULL"), default=None)
+    expires_at: Mapped[datetime | None] = mapped_column(default=None)
+    version: Mapped[int] = mapped_column(Integer, nullable=False)
+
+    __mapper_args__: ClassVar[dict[str, Any]] = {"version_id_col": version}
+
+
+class SourceText(Base):
+    __tablename__ = "source_texts"
+    __table_args__ = (UniqueConstraint("athlete_id", "kind", "reference"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    athlete_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    kind: Mapped[SourceKind] = mapped_column(_enum(SourceKind, "source_kind"))
+    reference: Mapped[str] = mapped_column(String(200))
+    text: Mapped[str] = mapped_column(Text)
+    received_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Proposal(Base):
+    __tablename__ = "proposals"
+    __table_args__ = (Index("ix_proposals_athlete_status_created", "athlete_id", "status", "created_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    athlete_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    source_text_id: Mapped[int | None] = mapped_column(ForeignKey("source_texts.id", ondelete="SET NULL"), default=None)
+    type: Mapped[MemoryType] = mapped_column(_enum(MemoryType, "memory_type"))
+    content: Mapped[str] = mapped_column(Text)
+    normalized_content: Mapped[str] = mapped_column(Text)
+    source: Mapped[MemorySource] = mapped_column(_enum(MemorySource, "memory_source"))
+    source_reference: Mapped[str | None] = mapped_column(String(200), default=None)
+    confidence: Mapped[MemoryConfidence] = mapped_column(_enum(MemoryConfidence, "memory_confidence"))
+    tags: Mapped[list[str]] = mapped_column(JSON, default=list)
+    evidence_start: Mapped[int | None] = mapped_column(Integer, default=None)
+    evidence_end: Mapped[int | None] = mapped_column(Integer, default=None)
+    evidence: Mapped[list[str]] = mapped_column(JSON, default=list)
+    extractor: Mapped[str] = mapped_column(String(64))
+    status: Mapped[ProposalStatus] = mapped_column(
+        _enum(ProposalStatus, "proposal_status"), default=ProposalStatus.PENDING
+    )
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    decided_at: Mapped[datetime | None] = mapped_column(default=None)
+    decided_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), default=None)
+    memory_id: Mapped[int | None] = mapped_column(ForeignKey("memories.id", ondelete="SET NULL"), default=None)
+    version: Mapped[int] = mapped_column(Integer, nullable=False)
+
+    __mapper_args__: ClassVar[dict[str, Any]] = {"version_id_col": version}
+
+
+class AuditEvent(Base):
+    """Append-only. `hash` chains each event to the one before (see domain.audit)."""
+
+    __tablename__ = "audit_events"
+    __table_args__ = (
+        Index("ix_audit_target", "target_type", "target_id", "seq"),
+        Index("ix_audit_athlete_seq", "athlete_id", "seq"),
+        Index("ix_audit_actor_seq", "actor_id", "seq"),
+        Index("ix_audit_action_seq", "action", "seq"),
+        Index("ix_audit_at", "at"),
+    )
+
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+    actor_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), default=None)
+    actor_label: Mapped[str] = mapped_column(String(140))
+    action: Mapped[str] = mapped_column(String(40))
+    athlete_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), default=None)
+    target_type: Mapped[str] = mapped_column(String(20))
+    target_id: Mapped[int | None] = mapped_column(Integer, default=None)
+    before: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    after: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    before_digest: Mapped[str | None] = mapped_column(String(64), default=None)
+    after_digest: Mapped[str | None] = mapped_column(String(64), default=None)
+    redacted: Mapped[bool] = mapped_column(Boolean, default=False)
+    reason: Mapped[str | None] = mapped_column(Text, default=None)
+    prev_hash: Mapped[str] = mapped_column(String(64))
+    hash: Mapped[str] = mapped_column(String(64))
+
+
+class AuditHead(Base):
+    """One row: the newest event's seq and hash, locked by each writer to keep one chain."""
+
+    __tablename__ = "audit_head"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    hash: Mapped[str] = mapped_column(String(64))
+
+
+class AccessEvent(Base):
+    """Operational record (logins, admin views of athlete data). Not chained: retention purges it."""
+
+    __tablename__ = "access_events"
+    __table_args__ = (Index("ix_access_at", "at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+    actor_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), default=None)
+    actor_label: Mapped[str] = mapped_column(String(140))
+    kind: Mapped[str] = mapped_column(String(40))
+    athlete_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), default=None)
+    detail: Mapped[str | None] = mapped_column(Text, default=None)
+
+
+GENESIS_HASH = "0" * 64

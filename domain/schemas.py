@@ -1,0 +1,94 @@
+"""Input schemas: everything a person or program sends in is validated here first."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Annotated, TypeVar
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
+
+from domain.enums import MemoryConfidence, MemoryType
+from domain.errors import InvalidInput
+
+MAX_CONTENT = 2000
+MAX_TAGS = 20
+TAG_PATTERN = re.compile(r"^[a-z][a-z0-9_-]{0,29}:[a-z0-9][a-z0-9 _.'/-]{0,59}$")
+
+
+InputT = TypeVar("InputT", bound=BaseModel)
+
+
+def _has_control_characters(text: str) -> bool:
+    return any(unicodedata.category(ch) == "Cc" and ch not in "\n\t" for ch in text)
+
+
+def clean_content(value: str) -> str:
+    value = value.strip()
+    if not value:
+        raise ValueError("must not be empty")
+    if len(value) > MAX_CONTENT:
+        raise ValueError(f"must be at most {MAX_CONTENT:,} characters (got {len(value):,})")
+    if _has_control_characters(value):
+        raise ValueError("must not contain control characters")
+    return value
+
+
+def clean_tags(values: list[str]) -> list[str]:
+    cleaned: list[str] = []
+    for raw in values:
+        tag = " ".join(raw.strip().lower().split())
+        if not tag:
+            continue
+        if not TAG_PATTERN.match(tag):
+            raise ValueError(f"'{raw}' is not a tag: write kind:value in lower case, e.g. body:knee")
+        if tag not in cleaned:
+            cleaned.append(tag)
+    if len(cleaned) > MAX_TAGS:
+        raise ValueError(f"at most {MAX_TAGS} tags")
+    return cleaned
+
+
+Content = Annotated[str, AfterValidator(clean_content)]
+Tags = Annotated[list[str], AfterValidator(clean_tags)]
+
+
+class _Input(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class MemoryCreate(_Input):
+    content: Content
+    type: MemoryType
+    tags: Tags = []
+
+
+class MemoryEdit(_Input):
+    content: Content | None = None
+    type: MemoryType | None = None
+    tags: Tags | None = None
+    confidence: MemoryConfidence | None = None
+
+
+def parse(schema: type[InputT], **data: object) -> InputT:
+    """Validate, turning pydantic's report into one InvalidInput naming the field."""
+    try:
+        return schema.model_validate(data)
+    except ValidationError as exc:
+        raise to_invalid_input(exc) from None
+
+
+def to_invalid_input(exc: ValidationError) -> InvalidInput:
+    first = exc.errors()[0]
+    field = ".".join(str(part) for part in first["loc"] if not isinstance(part, int)) or None
+    label = (field or "input").capitalize()
+    if first["type"] == "enum":
+        allowed = first.get("ctx", {}).get("expected", "")
+        message = f"{label}: unknown value {first['input']!r}; allowed: {allowed}"
+    elif first["type"] == "value_error":
+        message = f"{label}: {first['msg'].removeprefix('Value error, ')}"
+    elif first["type"] == "extra_forbidden":
+        message = f"Unknown field '{field}'"
+    else:
+        message = f"{label}: {first['msg']}"
+    return InvalidInput(message, field=field)

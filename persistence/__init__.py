@@ -1,0 +1,1 @@
+"""Engines, units of work, settings and migrations. May import domain, never ui."""

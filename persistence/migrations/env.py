@@ -1,0 +1,43 @@
+"""Alembic environment: takes the engine from the caller, or a URL from `-x url=...`."""
+
+from __future__ import annotations
+
+from alembic import context
+
+from domain.models import Base
+from persistence.engine import make_engine
+
+FTS_TABLES = {
+    "memories_fts",
+    "memories_fts_data",
+    "memories_fts_idx",
+    "memories_fts_docsize",
+    "memories_fts_config",
+    "memories_fts_content",
+}
+
+
+def include_object(obj: object, name: str | None, type_: str, reflected: bool, compare_to: object) -> bool:
+    if type_ == "table" and name in FTS_TABLES:
+        return False
+    return not (type_ == "index" and name == "ix_memories_content_tsv")
+
+
+def run_migrations() -> None:
+    config = context.config
+    engine = config.attributes.get("engine")
+    if engine is None:
+        engine = make_engine(context.get_x_argument(as_dictionary=True)["url"])
+    with engine.connect() as connection:
+        context.configure(
+            connection=connection,
+            target_metadata=Base.metadata,
+            include_object=include_object,
+            render_as_batch=connection.dialect.name == "sqlite",
+        )
+        with context.begin_transaction():
+            context.run_migrations()
+        connection.commit()
+
+
+run_migrations()

@@ -1,0 +1,55 @@
+"""Settings from the environment (prefix MEMORY_REVIEW_)."""
+
+from __future__ import annotations
+
+import secrets
+from functools import cached_property
+from pathlib import Path
+
+import platformdirs
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+APP_NAME = "memory-review"
+
+
+def default_data_dir() -> Path:
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="MEMORY_REVIEW_", extra="ignore")
+
+    database_url: str | None = None
+    data_dir: Path = Field(default_factory=default_data_dir)
+    host: str = "127.0.0.1"
+    port: int = 8080
+    proposal_max_age_days: int = 30
+    archived_retention_days: int = 90
+    proposal_retention_days: int = 90
+    access_event_retention_days: int = 90
+
+    @cached_property
+    def effective_database_url(self) -> str:
+        if self.database_url:
+            return self.database_url
+        return f"sqlite:///{self.data_dir / 'memory-review.sqlite3'}"
+
+    def storage_secret(self) -> str:
+        """The secret that signs NiceGUI's session cookie, created on first use.
+
+        It lives beside the database (or in data_dir for a server database) so it
+        survives restarts and is never part of the code.
+        """
+        path = self.secret_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.exists():
+            path.write_text(secrets.token_urlsafe(48))
+            path.chmod(0o600)
+        return path.read_text().strip()
+
+    def secret_path(self) -> Path:
+        url = self.effective_database_url
+        if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+            return Path(url.removeprefix("sqlite:///")).with_suffix(".secret")
+        return self.data_dir / "storage.secret"

@@ -1,0 +1,82 @@
+"""Real test databases: SQLite files and schemas on the real PostgreSQL server."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine, text
+from sqlalchemy.exc import OperationalError
+
+from persistence.engine import make_engine
+from persistence.migrate import upgrade
+
+DEFAULT_POSTGRES_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+
+
+def postgres_url() -> str:
+    return os.environ.get("MEMORY_REVIEW_TEST_POSTGRES_URL", DEFAULT_POSTGRES_URL)
+
+
+def postgres_required() -> bool:
+    return os.environ.get("MEMORY_REVIEW_REQUIRE_POSTGRES") == "1"
+
+
+def postgres_unreachable_reason() -> str | None:
+    try:
+        engine = make_engine(postgres_url())
+        with engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+        engine.dispose()
+    except (OperationalError, ImportError) as exc:
+        return f"PostgreSQL at {postgres_url()} is not reachable ({type(exc).__name__})"
+    return None
+
+
+def require_postgres() -> None:
+    reason = postgres_unreachable_reason()
+    if reason is None:
+        return
+    if postgres_required():
+        pytest.fail(f"{reason}, and MEMORY_REVIEW_REQUIRE_POSTGRES=1")
+    pytest.skip(f"{reason}; set MEMORY_REVIEW_TEST_POSTGRES_URL to run the PostgreSQL variant")
+
+
+@contextmanager
+def postgres_engine() -> Iterator[Engine]:
+    """A fresh, migrated schema of its own on the PostgreSQL server; dropped afterwards."""
+    require_postgres()
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    admin = make_engine(postgres_url())
+    with admin.begin() as connection:
+        connection.execute(text(f'CREATE SCHEMA "{schema}"'))
+    engine = make_engine(postgres_url(), connect_args={"options": f"-csearch_path={schema}"})
+    try:
+        upgrade(engine)
+        yield engine
+    finally:
+        engine.dispose()
+        with admin.begin() as connection:
+            connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
+class SqliteTemplate:
+    """Migrates one SQLite file per test session; each test gets a copy of it."""
+
+    def __init__(self, directory: Path) -> None:
+        self.path = directory / "template.sqlite3"
+        engine = make_engine(f"sqlite:///{self.path}")
+        upgrade(engine)
+        with engine.connect() as connection:
+            connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+        engine.dispose()
+
+    def copy_to(self, target: Path) -> str:
+        shutil.copyfile(self.path, target)
+        return f"sqlite:///{target}"

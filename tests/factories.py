@@ -1,0 +1,55 @@
+"""Test data builders. Users get a password hash computed once, to keep tests quick."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from argon2 import PasswordHasher
+from sqlalchemy import Engine
+
+from domain.enums import MemoryConfidence, MemorySource, MemoryStatus, MemoryType, Role
+from domain.memory_writes import insert_memory
+from domain.models import Memory, User
+from domain.types import utcnow
+from persistence.uow import unit_of_work
+
+TEST_PASSWORD = "correct horse battery"
+
+
+@cache
+def _password_hash() -> str:
+    return PasswordHasher().hash(TEST_PASSWORD)
+
+
+def make_user(engine: Engine, username: str, role: Role = Role.ATHLETE) -> User:
+    with unit_of_work(engine) as session:
+        user = User(
+            username=username,
+            display_name=username.capitalize(),
+            role=role,
+            password_hash=_password_hash(),
+            disabled=False,
+            session_epoch=0,
+        )
+        session.add(user)
+    return user
+
+
+def make_memory(engine: Engine, owner: User, content: str = "Prefers morning runs", **fields: Any) -> Memory:
+    now = utcnow()
+    values: dict[str, Any] = {
+        "athlete_id": owner.id,
+        "type": MemoryType.PREFERENCE,
+        "content": content,
+        "source": MemorySource.USER_MESSAGE,
+        "confidence": MemoryConfidence.MEDIUM,
+        "occurrences": 1,
+        "tags": [],
+        "status": MemoryStatus.ACTIVE,
+        "created_at": now,
+        "updated_at": now,
+    }
+    values.update(fields)
+    with unit_of_work(engine) as session:
+        return insert_memory(session, None, Memory(**values))

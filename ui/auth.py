@@ -1,0 +1,49 @@
+"""Sessions: who is logged in, kept in NiceGUI's signed per-browser storage."""
+
+from __future__ import annotations
+
+from fastapi import Request
+from fastapi.responses import RedirectResponse
+from nicegui import app
+from sqlalchemy.orm import Session
+from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
+from starlette.responses import Response
+
+from domain.models import User
+from domain.users import get_user
+
+PUBLIC_PREFIXES = ("/login", "/_nicegui", "/assets", "/api/", "/favicon")
+
+
+def log_in(user: User) -> None:
+    app.storage.user.update({"user_id": user.id, "epoch": user.session_epoch})
+
+
+def log_out() -> None:
+    app.storage.user.clear()
+
+
+def current_user(session: Session) -> User | None:
+    """The logged-in user, or None when the session ended (logged out, disabled, reset)."""
+    user_id = app.storage.user.get("user_id")
+    if not isinstance(user_id, int):
+        return None
+    user = get_user(session, user_id)
+    if user is None or user.disabled or user.session_epoch != app.storage.user.get("epoch"):
+        log_out()
+        return None
+    return user
+
+
+def home_path(user: User) -> str:
+    return "/admin" if user.is_admin else "/"
+
+
+class LoginRequired(BaseHTTPMiddleware):
+    """Sends anonymous visitors of any page to /login."""
+
+    async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
+        path = request.url.path
+        if not path.startswith(PUBLIC_PREFIXES) and "user_id" not in app.storage.user:
+            return RedirectResponse("/login")
+        return await call_next(request)

@@ -1,0 +1,1 @@
+"""Importing a page module registers its routes."""

@@ -1,0 +1,44 @@
+"""Builds the web app: database ready, pages registered, then NiceGUI runs it."""
+
+from __future__ import annotations
+
+from nicegui import app, ui
+
+from persistence.demo import load_demo
+from persistence.engine import make_engine
+from persistence.migrate import upgrade
+from persistence.settings import Settings
+from ui import runtime
+from ui.assets import ASSETS
+from ui.auth import LoginRequired
+
+
+def prepare(settings: Settings, *, demo: bool) -> bool:
+    """Migrate, load demo data if asked and empty, register pages; say if demo data was loaded."""
+    engine = make_engine(settings.effective_database_url)
+    upgrade(engine)
+    loaded = load_demo(engine) if demo else False
+    runtime.configure(engine, settings)
+    _register_pages()
+    app.add_middleware(LoginRequired)
+    app.add_static_files("/assets", str(ASSETS / "static"))
+    return loaded
+
+
+def _register_pages() -> None:
+    from ui.pages import admin, home, login  # noqa: F401  (importing registers the routes)
+
+
+def run(settings: Settings, *, demo: bool, host: str, port: int) -> None:
+    prepare(settings, demo=demo)
+    ui.run(
+        host=host,
+        port=port,
+        title="Memory Review",
+        favicon=str(ASSETS / "static" / "logo.svg"),
+        storage_secret=settings.storage_secret(),
+        reload=False,
+        show=False,
+        show_welcome_message=False,
+        language="en-US",
+    )
