@@ -33,7 +33,7 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 
 bench: $(STAMP)
-	$(PY) -m tests.perf.run_all
+	$(PY) -m tests.perf.run_all $(ONLY)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+
 from nicegui import app, ui
 
 from persistence.demo import load_demo
@@ -26,7 +29,13 @@ def prepare(settings: Settings, *, demo: bool) -> bool:
 
 
 def _register_pages() -> None:
-    from ui.pages import admin, home, login  # noqa: F401  (importing registers the routes)
+    """Import every module of ui.pages (and ui.api): importing registers its routes."""
+    import ui.api
+    import ui.pages
+
+    for package in (ui.pages, ui.api):
+        for module in pkgutil.iter_modules(package.__path__):
+            importlib.import_module(f"{package.__name__}.{module.name}")
 
 
 def run(settings: Settings, *, demo: bool, host: str, port: int) -> None:

@@ -43,9 +43,9 @@ CONFIDENCE_LABELS: dict[MemoryConfidence, str] = {
     MemoryConfidence.LOW: "Low confidence",
 }
 CONFIDENCE_COLORS: dict[MemoryConfidence, str] = {
-    MemoryConfidence.HIGH: "positive",
-    MemoryConfidence.MEDIUM: "info",
-    MemoryConfidence.LOW: "grey-7",
+    MemoryConfidence.HIGH: "green-9",
+    MemoryConfidence.MEDIUM: "blue-9",
+    MemoryConfidence.LOW: "grey-8",
 }
 TYPE_ORDER = [
     MemoryType.INJURY_HISTORY,

@@ -1,0 +1,134 @@
+"""End-to-end: the real server in a subprocess, driven by Playwright in headless Chromium."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
+
+from persistence.demo import load_demo
+from persistence.engine import make_engine
+from persistence.migrate import upgrade
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("MEMORY_REVIEW_CHROMIUM", "/usr/bin/chromium")
+AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+expect.set_options(timeout=10_000)
+
+
+@dataclass
+class Server:
+    url: str
+    database_url: str
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _clean_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "NICEGUI", "MEMORY_REVIEW_"))}
+    env.update(extra)
+    return env
+
+
+@pytest.fixture(scope="session")
+def demo_db_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("e2e-template") / "demo.sqlite3"
+    engine = make_engine(f"sqlite:///{path}")
+    upgrade(engine)
+    load_demo(engine)
+    with engine.connect() as connection:
+        connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    engine.dispose()
+    return path
+
+
+def start_server(database: Path, data_dir: Path) -> tuple[subprocess.Popen[bytes], Server]:
+    port = _free_port()
+    url = f"sqlite:///{database}"
+    log = (data_dir / "server.log").open("wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ui.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", url],
+        cwd=ROOT, env=_clean_env(MEMORY_REVIEW_DATA_DIR=str(data_dir)), stdout=log, stderr=subprocess.STDOUT,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited: {(data_dir / 'server.log').read_text()[-2000:]}")
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/login", timeout=1)
+            return process, Server(f"http://127.0.0.1:{port}", url)
+        except OSError:
+            time.sleep(0.2)
+    process.kill()
+    raise RuntimeError("server did not start within 60 s")
+
+
+@pytest.fixture
+def server(demo_db_template: Path, tmp_path: Path) -> Iterator[Server]:
+    """A fresh server on its own copy of the demo database, for one test."""
+    database = tmp_path / "app.sqlite3"
+    shutil.copyfile(demo_db_template, database)
+    process, running = start_server(database, tmp_path)
+    yield running
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as runner:
+        yield runner
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    yield browser
+    browser.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def log_in(page: Page, server: Server, username: str, password: str) -> None:
+    page.goto(f"{server.url}/login")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Log in").click()
+
+
+def axe_violations(page: Page, impacts: tuple[str, ...] = ("serious", "critical")) -> list[dict[str, object]]:
+    """Run axe-core (from the npm registry, injected into the page); return serious+ violations."""
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    return [
+        {"id": v["id"], "impact": v["impact"], "help": v["help"], "nodes": [n["target"] for n in v["nodes"]][:5]}
+        for v in result["violations"]
+        if v["impact"] in impacts
+    ]
