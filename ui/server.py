@@ -30,12 +30,10 @@ def prepare(settings: Settings, *, demo: bool) -> bool:
 
 def _register_pages() -> None:
     """Import every module of ui.pages (and ui.api): importing registers its routes."""
-    import ui.api
-    import ui.pages
-
-    for package in (ui.pages, ui.api):
+    for package_name in ("ui.pages", "ui.api"):
+        package = importlib.import_module(package_name)
         for module in pkgutil.iter_modules(package.__path__):
-            importlib.import_module(f"{package.__name__}.{module.name}")
+            importlib.import_module(f"{package_name}.{module.name}")
 
 
 def run(settings: Settings, *, demo: bool, host: str, port: int) -> None:
