@@ -25,7 +25,7 @@ test-fast: $(STAMP)
 	$(PYTEST) tests/unit tests/integration -q
 
 tests/e2e/node_modules/axe-core/axe.min.js:
-	cd tests/e2e && npm install --silent --no-audit --no-fund axe-core@4 >/dev/null
+	cd tests/e2e && npm ci --silent --no-audit --no-fund >/dev/null
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
