@@ -83,7 +83,7 @@ def list_memories(
     return MemoryPage(items=items, total=total)
 
 
-def _filtered(session: Session, stmt: Select[tuple[Memory]], query: MemoryQuery) -> Select[tuple[Memory]]:
+def _filtered(session: Session, stmt: Select[Memory], query: MemoryQuery) -> Select[Memory]:
     if query.types:
         stmt = stmt.where(Memory.type.in_(query.types))
     if query.sources:
@@ -95,7 +95,7 @@ def _filtered(session: Session, stmt: Select[tuple[Memory]], query: MemoryQuery)
     return stmt
 
 
-def _sorted(stmt: Select[tuple[Memory]], sort: SortKey) -> Select[tuple[Memory]]:
+def _sorted(stmt: Select[Memory], sort: SortKey) -> Select[Memory]:
     if sort == "confidence":
         rank = case(
             (Memory.confidence == MemoryConfidence.HIGH, 3),

@@ -100,7 +100,7 @@ class Memory(Base):
     expires_at: Mapped[datetime | None] = mapped_column(default=None)
     version: Mapped[int] = mapped_column(Integer, nullable=False)
 
-    __mapper_args__: ClassVar[dict[str, Any]] = {"version_id_col": version}
+    __mapper_args__ = {"version_id_col": version}  # noqa: RUF012
 
 
 class SourceText(Base):
@@ -142,7 +142,7 @@ class Proposal(Base):
     memory_id: Mapped[int | None] = mapped_column(ForeignKey("memories.id", ondelete="SET NULL"), default=None)
     version: Mapped[int] = mapped_column(Integer, nullable=False)
 
-    __mapper_args__: ClassVar[dict[str, Any]] = {"version_id_col": version}
+    __mapper_args__ = {"version_id_col": version}  # noqa: RUF012
 
 
 class AuditEvent(Base):

@@ -92,3 +92,32 @@ def to_invalid_input(exc: ValidationError) -> InvalidInput:
     else:
         message = f"{label}: {first['msg']}"
     return InvalidInput(message, field=field)
+
+
+class ProposalEdit(_Input):
+    """What the athlete may change in a proposal before confirming it."""
+
+    content: Content | None = None
+    type: MemoryType | None = None
+    tags: Tags | None = None
+
+
+MAX_SOURCE_TEXT = 20_000
+MAX_REFERENCE = 200
+
+
+def clean_reference(value: str) -> str:
+    value = value.strip()
+    if not value:
+        raise InvalidInput("Reference: must not be empty.", field="reference")
+    if len(value) > MAX_REFERENCE or _has_control_characters(value):
+        raise InvalidInput(f"Reference: at most {MAX_REFERENCE} printable characters.", field="reference")
+    return value
+
+
+def check_source_text(text: str) -> None:
+    if len(text) > MAX_SOURCE_TEXT:
+        raise InvalidInput(
+            f"Text: at most {MAX_SOURCE_TEXT:,} characters (got {len(text):,}); send long notes in parts.",
+            field="text",
+        )

@@ -6,15 +6,16 @@ The user's words become a query of quoted prefix terms, always bound as a parame
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from sqlalchemy import ColumnElement, bindparam, func, literal_column, select, text
+from sqlalchemy import ColumnElement, Select, bindparam, func, literal_column, select, text
 from sqlalchemy.orm import Session
 
 from domain.models import Memory
 
 MAX_TERMS = 10
 TS_CONFIG = "english"
-_WORD = re.compile(r"\w+", re.UNICODE)
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
 def search_terms(user_text: str) -> list[str]:
@@ -28,7 +29,7 @@ def text_match(session: Session, user_text: str) -> ColumnElement[bool]:
     dialect = session.get_bind().dialect.name
     if dialect == "sqlite":
         fts_query = " ".join(f'"{term}"*' for term in terms)
-        matching = (
+        matching: Select[Any] = (
             select(literal_column("rowid"))
             .select_from(text("memories_fts"))
             .where(text("memories_fts MATCH :fts_query").bindparams(bindparam("fts_query", fts_query)))

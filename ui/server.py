@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from datetime import timedelta
 
 from nicegui import app, ui
 
+from domain.proposals import expire_stale
 from persistence.demo import load_demo
 from persistence.engine import make_engine
 from persistence.migrate import upgrade
 from persistence.settings import Settings
+from persistence.uow import unit_of_work
 from ui import runtime
 from ui.assets import ASSETS
 from ui.auth import LoginRequired
@@ -21,6 +24,8 @@ def prepare(settings: Settings, *, demo: bool) -> bool:
     engine = make_engine(settings.effective_database_url)
     upgrade(engine)
     loaded = load_demo(engine) if demo else False
+    with unit_of_work(engine) as session:
+        expire_stale(session, max_age=timedelta(days=settings.proposal_max_age_days))
     runtime.configure(engine, settings)
     _register_pages()
     app.add_middleware(LoginRequired)

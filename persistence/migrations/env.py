@@ -6,21 +6,7 @@ from alembic import context
 
 from domain.models import Base
 from persistence.engine import make_engine
-
-FTS_TABLES = {
-    "memories_fts",
-    "memories_fts_data",
-    "memories_fts_idx",
-    "memories_fts_docsize",
-    "memories_fts_config",
-    "memories_fts_content",
-}
-
-
-def include_object(obj: object, name: str | None, type_: str, reflected: bool, compare_to: object) -> bool:
-    if type_ == "table" and name in FTS_TABLES:
-        return False
-    return not (type_ == "index" and name == "ix_memories_content_tsv")
+from persistence.schema_filter import include_object
 
 
 def run_migrations() -> None:

@@ -1,0 +1,157 @@
+"""Ingest: text from the coaching system becomes evidence and pending proposals."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from domain import audit
+from domain.dedup import normalize
+from domain.enums import MemorySource, ProposalStatus, Role, SourceKind
+from domain.errors import InvalidInput
+from domain.extraction import Candidate, Extractor, default_extractors
+from domain.insights import propose_insights
+from domain.models import Proposal, SourceText, User
+from domain.proposals import proposal_snapshot
+from domain.schemas import check_source_text, clean_reference
+from domain.types import utcnow
+from domain.users import find_user
+
+COACHING_SYSTEM = "coaching-system"
+
+
+@dataclass(frozen=True)
+class IngestResult:
+    source_text: SourceText | None
+    proposals: list[Proposal] = field(default_factory=list)
+    created: bool = False
+
+
+def find_athlete(session: Session, username: str) -> User:
+    user = find_user(session, username)
+    if user is None or user.role != Role.ATHLETE:
+        raise InvalidInput(f"Unknown athlete '{username.strip()[:64]}'.", field="athlete")
+    return user
+
+
+def parse_kind(kind: str | SourceKind) -> SourceKind:
+    try:
+        return SourceKind(kind)
+    except ValueError:
+        allowed = ", ".join(k.value for k in SourceKind)
+        raise InvalidInput(f"Kind: unknown value {str(kind)[:40]!r}; allowed: {allowed}.", field="kind") from None
+
+
+def ingest(
+    session: Session,
+    *,
+    athlete: User,
+    kind: str | SourceKind,
+    reference: str,
+    text: str,
+    actor: User | None = None,
+    actor_label: str = COACHING_SYSTEM,
+    received_at: datetime | None = None,
+    extractors: Sequence[Extractor] | None = None,
+) -> IngestResult:
+    """Store the text and propose what it says. Sending the same reference again adds nothing."""
+    source_kind = parse_kind(kind)
+    check_source_text(text)
+    reference = clean_reference(reference)
+    if athlete.role != Role.ATHLETE:
+        raise InvalidInput("Only an athlete's notes and messages can be ingested.", field="athlete")
+    if not text.strip():
+        return IngestResult(None)
+    existing = session.scalar(
+        select(SourceText).where(
+            SourceText.athlete_id == athlete.id, SourceText.kind == source_kind, SourceText.reference == reference
+        )
+    )
+    if existing is not None:
+        return IngestResult(existing)
+    source = SourceText(
+        athlete_id=athlete.id, kind=source_kind, reference=reference, text=text, received_at=received_at or utcnow()
+    )
+    session.add(source)
+    session.flush()
+    audit.record(
+        session,
+        actor=actor,
+        actor_label=actor_label,
+        action="ingest",
+        target_type="source_text",
+        target_id=source.id,
+        athlete_id=athlete.id,
+        after={"kind": source_kind.value, "reference": reference, "characters": len(text)},
+    )
+    candidates = [
+        c
+        for e in (extractors or default_extractors())
+        for c in e.extract(text, MemorySource(source_kind.value), reference)
+    ]
+    proposals = _propose(session, athlete, source, candidates, actor, actor_label)
+    proposals += propose_insights(session, athlete, actor=actor, actor_label=actor_label)
+    return IngestResult(source, proposals, created=True)
+
+
+def _known_contents(session: Session, athlete_id: int) -> set[str]:
+    """Pending proposals are not proposed twice; rejected ones are not proposed again."""
+    rows = session.scalars(
+        select(Proposal.normalized_content).where(
+            Proposal.athlete_id == athlete_id,
+            Proposal.status.in_([ProposalStatus.PENDING, ProposalStatus.REJECTED]),
+        )
+    )
+    return set(rows)
+
+
+def _propose(
+    session: Session,
+    athlete: User,
+    source: SourceText,
+    candidates: Sequence[Candidate],
+    actor: User | None,
+    actor_label: str,
+) -> list[Proposal]:
+    known = _known_contents(session, athlete.id)
+    made: list[Proposal] = []
+    for candidate in candidates:
+        normalized = normalize(candidate.content)
+        if not normalized or normalized in known:
+            continue
+        known.add(normalized)
+        proposal = Proposal(
+            athlete_id=athlete.id,
+            source_text_id=source.id,
+            type=candidate.type,
+            content=candidate.content,
+            normalized_content=normalized,
+            source=MemorySource(source.kind.value),
+            source_reference=source.reference,
+            confidence=candidate.confidence,
+            tags=list(candidate.tags),
+            evidence_start=candidate.evidence_start,
+            evidence_end=candidate.evidence_end,
+            evidence=[],
+            extractor=candidate.extractor,
+            status=ProposalStatus.PENDING,
+            created_at=utcnow(),
+        )
+        session.add(proposal)
+        session.flush()
+        audit.record(
+            session,
+            actor=actor,
+            actor_label=actor_label,
+            action="propose",
+            target_type="proposal",
+            target_id=proposal.id,
+            athlete_id=athlete.id,
+            after=proposal_snapshot(proposal),
+        )
+        made.append(proposal)
+    return made

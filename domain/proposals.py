@@ -1,0 +1,285 @@
+"""Proposals: memories suggested by extraction, waiting for the athlete's decision."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Literal
+
+from sqlalchemy import ColumnElement, func, select
+from sqlalchemy.orm import Session
+from sqlalchemy.orm.exc import StaleDataError
+
+from domain import audit
+from domain.actors import require_athlete
+from domain.dedup import HIGH_CONFIDENCE_OCCURRENCES, ConfirmPreview, MemoryIndex
+from domain.enums import MemoryConfidence, MemoryStatus, MemoryType, ProposalStatus
+from domain.errors import EditConflict, InvalidInput, NotFound
+from domain.memory_writes import change_memory, insert_memory
+from domain.models import Memory, Proposal, SourceText, User
+from domain.schemas import ProposalEdit
+from domain.types import utcnow
+
+DEFAULT_MAX_AGE = timedelta(days=30)
+MAX_BULK = 1000
+NOT_FOUND = "Proposal not found."
+OnConflict = Literal["replace", "keep_both"]
+DECISION_ACTIONS = {
+    ProposalStatus.CONFIRMED: "proposal_confirm",
+    ProposalStatus.REJECTED: "proposal_reject",
+    ProposalStatus.EXPIRED: "proposal_expire",
+}
+
+
+@dataclass(frozen=True)
+class PendingItem:
+    proposal: Proposal
+    source: SourceText | None
+    preview: ConfirmPreview
+
+
+@dataclass(frozen=True)
+class PendingPage:
+    items: list[PendingItem]
+    total: int
+
+
+def proposal_snapshot(proposal: Proposal) -> dict[str, object]:
+    return {
+        "content": proposal.content,
+        "type": proposal.type.value,
+        "tags": list(proposal.tags),
+        "confidence": proposal.confidence.value,
+        "status": proposal.status.value,
+        "memory_id": proposal.memory_id,
+        "source_text_id": proposal.source_text_id,
+    }
+
+
+def _pending_filter(athlete_id: int, max_age: timedelta) -> list[ColumnElement[bool]]:
+    return [
+        Proposal.athlete_id == athlete_id,
+        Proposal.status == ProposalStatus.PENDING,
+        Proposal.created_at >= utcnow() - max_age,
+    ]
+
+
+def count_pending(session: Session, actor: User | None, *, max_age: timedelta = DEFAULT_MAX_AGE) -> int:
+    user = require_athlete(actor)
+    stmt = select(func.count()).select_from(Proposal).where(*_pending_filter(user.id, max_age))
+    return session.scalar(stmt) or 0
+
+
+def _memory_index(session: Session, athlete_id: int) -> MemoryIndex:
+    return MemoryIndex(session.scalars(select(Memory).where(Memory.athlete_id == athlete_id)))
+
+
+def list_pending(
+    session: Session,
+    actor: User | None,
+    *,
+    limit: int = 20,
+    offset: int = 0,
+    max_age: timedelta = DEFAULT_MAX_AGE,
+) -> PendingPage:
+    """Newest first, each with its evidence and what confirming it would do. Three queries."""
+    user = require_athlete(actor)
+    where = _pending_filter(user.id, max_age)
+    total = session.scalar(select(func.count()).select_from(Proposal).where(*where)) or 0
+    rows = session.execute(
+        select(Proposal, SourceText)
+        .outerjoin(SourceText, SourceText.id == Proposal.source_text_id)
+        .where(*where)
+        .order_by(Proposal.created_at.desc(), Proposal.id.desc())
+        .limit(max(1, min(limit, 200)))
+        .offset(max(0, offset))
+    ).all()
+    index = _memory_index(session, user.id) if rows else MemoryIndex([])
+    items = [PendingItem(p, s, index.preview(p.content, p.type, p.tags)) for p, s in rows]
+    return PendingPage(items=items, total=total)
+
+
+def _own_pending(session: Session, user: User, proposal_id: int) -> Proposal:
+    proposal = session.get(Proposal, proposal_id)
+    if proposal is None or proposal.athlete_id != user.id:
+        raise NotFound(NOT_FOUND)
+    if proposal.status != ProposalStatus.PENDING:
+        raise InvalidInput(f"This proposal was already {proposal.status.value}.")
+    return proposal
+
+
+def preview_confirm(
+    session: Session, actor: User | None, *, proposal_id: int, edits: ProposalEdit | None = None
+) -> ConfirmPreview:
+    user = require_athlete(actor)
+    proposal = _own_pending(session, user, proposal_id)
+    content, memory_type, tags = _decided_fields(proposal, edits)
+    return _memory_index(session, user.id).preview(content, memory_type, tags)
+
+
+def _decided_fields(proposal: Proposal, edits: ProposalEdit | None) -> tuple[str, MemoryType, list[str]]:
+    edits = edits or ProposalEdit()
+    return (
+        edits.content if edits.content is not None else proposal.content,
+        edits.type if edits.type is not None else proposal.type,
+        list(edits.tags) if edits.tags is not None else list(proposal.tags),
+    )
+
+
+def confirm(
+    session: Session,
+    actor: User | None,
+    *,
+    proposal_id: int,
+    edits: ProposalEdit | None = None,
+    on_conflict: OnConflict = "replace",
+    index: MemoryIndex | None = None,
+) -> Memory:
+    """Apply a proposal: create a memory, count an existing one again, or supersede one."""
+    user = require_athlete(actor)
+    proposal = _own_pending(session, user, proposal_id)
+    edited = edits is not None and bool(edits.model_dump(exclude_none=True))
+    content, memory_type, tags = _decided_fields(proposal, edits)
+    index = index or _memory_index(session, user.id)
+    preview = index.preview(content, memory_type, tags)
+    reason = f"Confirmed proposal #{proposal.id}"
+    if preview.outcome == "seen_before" and preview.memory is not None:
+        memory = _count_again(session, user, preview.memory, reason)
+    else:
+        confidence = MemoryConfidence.HIGH if edited else proposal.confidence
+        memory = _new_memory(session, user, proposal, content, memory_type, tags, confidence, reason)
+        if preview.outcome == "replaces" and preview.memory is not None and on_conflict == "replace":
+            memory.occurrences = preview.occurrences_after
+            _supersede(session, user, preview.memory, memory)
+    _decide(session, user, proposal, ProposalStatus.CONFIRMED, memory_id=memory.id)
+    _refresh_index(index, memory, preview, on_conflict)
+    return memory
+
+
+def _count_again(session: Session, user: User, memory: Memory, reason: str) -> Memory:
+    occurrences = memory.occurrences + 1
+    changes: dict[str, object] = {"occurrences": occurrences}
+    if occurrences >= HIGH_CONFIDENCE_OCCURRENCES:
+        changes["confidence"] = MemoryConfidence.HIGH
+    return change_memory(session, user, memory, action="count_again", changes=changes, reason=reason)
+
+
+def _new_memory(
+    session: Session,
+    user: User,
+    proposal: Proposal,
+    content: str,
+    memory_type: MemoryType,
+    tags: list[str],
+    confidence: MemoryConfidence,
+    reason: str,
+) -> Memory:
+    now = utcnow()
+    source_reference = proposal.source_reference
+    memory = Memory(
+        athlete_id=user.id,
+        type=memory_type,
+        content=content,
+        source=proposal.source,
+        source_reference=source_reference,
+        confidence=confidence,
+        occurrences=1,
+        tags=tags,
+        status=MemoryStatus.ACTIVE,
+        created_at=now,
+        updated_at=now,
+    )
+    return insert_memory(session, user, memory, reason=reason)
+
+
+def _supersede(session: Session, user: User, old: Memory, new: Memory) -> None:
+    change_memory(
+        session,
+        user,
+        old,
+        action="supersede",
+        touch=False,
+        changes={"status": MemoryStatus.ARCHIVED, "archived_at": utcnow(), "superseded_by_id": new.id},
+        reason=f"Replaced by memory #{new.id}: '{new.content[:120]}'",
+    )
+
+
+def _refresh_index(index: MemoryIndex, memory: Memory, preview: ConfirmPreview, on_conflict: OnConflict) -> None:
+    """Keep a shared index true after a confirm, so a bulk confirm decides each one correctly."""
+    if preview.outcome == "replaces" and on_conflict == "replace" and preview.memory is not None:
+        old = preview.memory
+        index.by_type[old.type] = [m for m in index.by_type.get(old.type, []) if m.id != old.id]
+        index.by_content = {k: m for k, m in index.by_content.items() if m.id != old.id}
+    if preview.outcome != "seen_before":
+        fresh = MemoryIndex([memory])
+        for key, value in fresh.by_content.items():
+            index.by_content.setdefault(key, value)
+        index.by_type.setdefault(memory.type, []).insert(0, memory)
+
+
+def _decide(
+    session: Session, user: User | None, proposal: Proposal, status: ProposalStatus, *, memory_id: int | None = None
+) -> None:
+    before = proposal_snapshot(proposal)
+    proposal.status = status
+    proposal.decided_at = utcnow()
+    proposal.decided_by_id = user.id if user else None
+    proposal.memory_id = memory_id
+    try:
+        session.flush()
+    except StaleDataError:
+        raise EditConflict("This proposal was decided meanwhile (another tab or device).") from None
+    audit.record(
+        session,
+        actor=user,
+        action=DECISION_ACTIONS[status],
+        target_type="proposal",
+        target_id=proposal.id,
+        athlete_id=proposal.athlete_id,
+        before=before,
+        after=proposal_snapshot(proposal),
+    )
+
+
+def reject(session: Session, actor: User | None, *, proposal_id: int) -> None:
+    user = require_athlete(actor)
+    _decide(session, user, _own_pending(session, user, proposal_id), ProposalStatus.REJECTED)
+
+
+def _check_bulk(proposal_ids: Sequence[int]) -> list[int]:
+    unique = list(dict.fromkeys(proposal_ids))
+    if not unique:
+        raise InvalidInput("Select at least one proposal.")
+    if len(unique) > MAX_BULK:
+        raise InvalidInput(f"Select at most {MAX_BULK} proposals at once.")
+    return unique
+
+
+def confirm_many(session: Session, actor: User | None, *, proposal_ids: Sequence[int]) -> int:
+    """Confirm a selection in one transaction: all of it or, on any error, none of it."""
+    user = require_athlete(actor)
+    index = _memory_index(session, user.id)
+    ids = _check_bulk(proposal_ids)
+    for proposal_id in ids:
+        confirm(session, user, proposal_id=proposal_id, index=index)
+    return len(ids)
+
+
+def reject_many(session: Session, actor: User | None, *, proposal_ids: Sequence[int]) -> int:
+    user = require_athlete(actor)
+    ids = _check_bulk(proposal_ids)
+    for proposal_id in ids:
+        reject(session, user, proposal_id=proposal_id)
+    return len(ids)
+
+
+def expire_stale(session: Session, *, max_age: timedelta = DEFAULT_MAX_AGE, now: datetime | None = None) -> int:
+    """Mark pending proposals older than max_age as expired (each audited, by the system)."""
+    cutoff = (now or utcnow()) - max_age
+    stale = session.scalars(
+        select(Proposal).where(Proposal.status == ProposalStatus.PENDING, Proposal.created_at < cutoff)
+    ).all()
+    for proposal in stale:
+        _decide(session, None, proposal, ProposalStatus.EXPIRED)
+    return len(stale)

@@ -1,0 +1,116 @@
+"""The command line: clear output, one-line errors, non-zero exit codes."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from domain.models import AuditEvent, Proposal
+from persistence.engine import make_engine
+from persistence.uow import unit_of_work
+from ui.cli import main
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'cli.sqlite3'}"
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str], stdin: str = "") -> tuple[int, str, str]:
+    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode()))
+    try:
+        code = main(args)
+    finally:
+        sys.stdin = sys.__stdin__
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_db_upgrade_user_create_ingest_and_verify(db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["db", "upgrade", "--db", db], capsys)[0] == 0
+    code, out, _ = run(
+        ["user", "create", "Jo", "--role", "athlete", "--password-stdin", "--db", db], capsys, "a long password\n"
+    )
+    assert (code, out.strip()) == (0, "Created athlete 'jo'.")
+    code, out, _ = run(
+        ["ingest", "--athlete", "jo", "--kind", "user_message", "--ref", "m1", "-", "--db", db],
+        capsys,
+        "I prefer morning runs.",
+    )
+    assert code == 0 and "preference (high): Prefers morning runs  [time:morning]" in out
+    code, out, _ = run(
+        ["ingest", "--athlete", "jo", "--kind", "user_message", "--ref", "m1", "-", "--db", db],
+        capsys,
+        "I prefer morning runs.",
+    )
+    assert code == 0 and "Already ingested" in out
+    code, out, _ = run(["audit", "verify", "--db", db], capsys)
+    assert (code, out.strip()) == (0, "Audit chain verified: 3 events")
+
+
+def test_errors_are_one_clear_line_and_change_nothing(db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    run(["user", "create", "jo", "--role", "athlete", "--password-stdin", "--db", db], capsys, "a long password\n")
+    cases = [
+        (
+            ["ingest", "--athlete", "nobody", "--kind", "user_message", "--ref", "x", "-", "--db", db],
+            "hello",
+            "error: Unknown athlete 'nobody'.",
+        ),
+        (
+            ["ingest", "--athlete", "jo", "--kind", "email", "--ref", "x", "-", "--db", db],
+            "hello",
+            "error: Kind: unknown value 'email'; allowed: activity_note, user_message.",
+        ),
+        (
+            ["ingest", "--athlete", "jo", "--kind", "user_message", "--ref", "x", "-", "--db", db],
+            "x" * 20_001,
+            "error: Text: at most 20,000 characters (got 20,001); send long notes in parts.",
+        ),
+        (
+            ["user", "create", "jo", "--role", "athlete", "--password-stdin", "--db", db],
+            "another password\n",
+            "error: Username: 'jo' is taken.",
+        ),
+        (
+            ["user", "create", "kim", "--role", "athlete", "--password-stdin", "--db", db],
+            "short\n",
+            "error: Password: at least 8 characters.",
+        ),
+    ]
+    for args, stdin, message in cases:
+        code, _, err = run(args, capsys, stdin)
+        assert (code, err.strip()) == (1, message)
+    with unit_of_work(make_engine(db), read_only=True) as session:
+        assert session.scalars(select(Proposal)).all() == []
+        assert len(session.scalars(select(AuditEvent)).all()) == 1
+
+
+def test_audit_verify_names_the_first_bad_event(db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    run(["user", "create", "jo", "--role", "athlete", "--password-stdin", "--db", db], capsys, "a long password\n")
+    run(
+        ["ingest", "--athlete", "jo", "--kind", "user_message", "--ref", "m1", "-", "--db", db],
+        capsys,
+        "I prefer morning runs.",
+    )
+    with unit_of_work(make_engine(db)) as session:
+        event = session.get(AuditEvent, 2)
+        assert event is not None
+        event.reason = "tampered"
+    code, _, err = run(["audit", "verify", "--db", db], capsys)
+    assert code == 1
+    assert err.strip() == "Audit chain broken at event 2: its recorded fields were changed"
+
+
+def test_console_script_is_installed_and_explains_itself() -> None:
+    script = Path(sys.executable).parent / "memory-review"
+    result = subprocess.run([str(script), "--help"], capture_output=True, text=True, check=False)
+    assert result.returncode == 0
+    for command in ("serve", "db", "user", "audit", "ingest"):
+        assert command in result.stdout
+    bad = subprocess.run([str(script), "user", "create", "x"], capture_output=True, text=True, check=False)
+    assert bad.returncode != 0 and "--role" in bad.stderr

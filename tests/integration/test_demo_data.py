@@ -1,0 +1,39 @@
+"""The demo data set loads into an empty database, once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import func, select
+
+from domain.enums import MemoryStatus, MemoryType, ProposalStatus, Role
+from domain.models import Memory, Proposal, User
+from domain.users import authenticate
+from domain.visibility import with_inactive
+from persistence.demo import load_demo
+from persistence.engine import make_engine
+from persistence.migrate import upgrade
+from persistence.uow import unit_of_work
+
+
+def test_demo_loads_users_memories_and_proposals_once(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'demo.sqlite3'}")
+    upgrade(engine)
+    assert load_demo(engine) is True
+    assert load_demo(engine) is False, "a database with users is left alone"
+    with unit_of_work(engine) as session:
+        users = {u.username: u.role for u in session.scalars(select(User))}
+        alex = authenticate(session, username="alex", password="demo-alex")
+        alex_memories = session.scalars(
+            select(Memory).where(Memory.athlete_id == alex.id).execution_options(**with_inactive())
+        ).all()
+        pending = session.scalar(
+            select(func.count())
+            .select_from(Proposal)
+            .where(Proposal.athlete_id == alex.id, Proposal.status == ProposalStatus.PENDING)
+        )
+    assert users == {"alex": Role.ATHLETE, "sam": Role.ATHLETE, "admin": Role.ADMIN}
+    assert len(alex_memories) >= 15
+    assert {m.type for m in alex_memories} == set(MemoryType)
+    assert sum(m.status == MemoryStatus.DELETED for m in alex_memories) == 2
+    assert (pending or 0) >= 5

@@ -1,0 +1,55 @@
+"""`memory-review ingest`: send a note or message in from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from domain.enums import SourceKind
+from domain.errors import InvalidInput
+from domain.schemas import MAX_SOURCE_TEXT
+from persistence.settings import Settings
+from persistence.uow import unit_of_work
+
+
+def add_commands(commands: Any) -> None:
+    parser = commands.add_parser("ingest", help="turn a note or message into proposals")
+    parser.add_argument("--athlete", required=True, metavar="NAME")
+    parser.add_argument("--kind", required=True, metavar="KIND", help=", ".join(k.value for k in SourceKind))
+    parser.add_argument("--ref", required=True, metavar="REF", help="the note's or message's id in the coaching system")
+    parser.add_argument("file", nargs="?", default="-", metavar="FILE|-", help="text to read (default: stdin)")
+    parser.add_argument("--db", metavar="URL")
+    parser.set_defaults(handler=_ingest)
+
+
+def _read_text(name: str) -> str:
+    try:
+        raw = sys.stdin.buffer.read(MAX_SOURCE_TEXT * 4 + 1) if name == "-" else Path(name).read_bytes()
+    except OSError as exc:
+        raise InvalidInput(f"Cannot read {name}: {exc.strerror}.") from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InvalidInput(f"{'Standard input' if name == '-' else name} is not UTF-8 text.") from None
+
+
+def _ingest(args: argparse.Namespace, settings: Settings) -> int:
+    from domain.ingest import find_athlete, ingest
+    from ui.cli import ready_engine
+
+    text = _read_text(args.file)
+    with unit_of_work(ready_engine(settings)) as session:
+        athlete = find_athlete(session, args.athlete)
+        result = ingest(session, athlete=athlete, kind=args.kind, reference=args.ref, text=text, actor_label="cli")
+        if result.source_text is None:
+            print("Nothing to ingest: the text is empty.")
+        elif not result.created:
+            print(f"Already ingested: {args.kind} {args.ref!r}; nothing new was proposed.")
+        elif not result.proposals:
+            print("Stored; no memories proposed.")
+        for proposal in result.proposals:
+            tags = f"  [{', '.join(proposal.tags)}]" if proposal.tags else ""
+            print(f"#{proposal.id} {proposal.type.value} ({proposal.confidence.value}): {proposal.content}{tags}")
+    return 0
