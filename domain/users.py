@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import func, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from domain import audit
+from domain.access_log import ADMIN_VIEW_USERS, record_admin_view
 from domain.actors import require_admin
 from domain.enums import Role
 from domain.errors import AuthenticationFailed, InvalidInput, NotFound
@@ -160,3 +162,114 @@ def _active_admins(session: Session, *, excluding: int) -> int:
 
 def get_user(session: Session, user_id: int) -> User | None:
     return session.get(User, user_id)
+
+
+def reset_password(session: Session, actor: User | None, *, user_id: int, new_password: str) -> User:
+    """Set a new password and end every open session of that user."""
+    admin = require_admin(actor)
+    user = _user_or_404(session, user_id)
+    _check_new_password(new_password)
+    user.password_hash = _hasher.hash(new_password)
+    user.session_epoch += 1
+    session.flush()
+    audit.record(
+        session,
+        actor=admin,
+        action="user_password_reset",
+        target_type="user",
+        target_id=user.id,
+        athlete_id=_athlete_of(user),
+        after=user_snapshot(user),  # never the password or its hash
+    )
+    return user
+
+
+def change_role(session: Session, actor: User | None, *, user_id: int, role: Role) -> User:
+    """Promote or demote; the last active admin cannot be demoted. Sessions end, so rights follow."""
+    admin = require_admin(actor)
+    user = _user_or_404(session, user_id)
+    role = Role(role)
+    if user.role == role:
+        return user
+    if user.role == Role.ADMIN and not user.disabled and _active_admins(session, excluding=user.id) == 0:
+        raise InvalidInput("At least one active admin must remain.")
+    before = user_snapshot(user)
+    user.role = role
+    user.session_epoch += 1
+    session.flush()
+    audit.record(
+        session,
+        actor=admin,
+        action="user_role",
+        target_type="user",
+        target_id=user.id,
+        athlete_id=user.id,
+        before=before,
+        after=user_snapshot(user),
+    )
+    return user
+
+
+def _user_or_404(session: Session, user_id: int) -> User:
+    user = session.get(User, user_id)
+    if user is None:
+        raise NotFound("User not found.")
+    return user
+
+
+def _athlete_of(user: User) -> int | None:
+    return user.id if user.role == Role.ATHLETE else None
+
+
+@dataclass(frozen=True)
+class UserPage:
+    users: list[User]
+    total: int
+    page: int
+    page_size: int
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.total // self.page_size))
+
+
+def list_users(
+    session: Session,
+    actor: User | None,
+    *,
+    text: str = "",
+    role: Role | None = None,
+    page: int = 1,
+    page_size: int = 25,
+) -> UserPage:
+    """Accounts by username, with role, status and last login; one query per page."""
+    admin = require_admin(actor)
+    stmt = select(User)
+    if role is not None:
+        stmt = stmt.where(User.role == Role(role))
+    words = text.strip()[:64]
+    if words:
+        stmt = stmt.where(
+            or_(User.username.icontains(words, autoescape=True), User.display_name.icontains(words, autoescape=True))
+        )
+    size = max(1, min(page_size, 100))
+    total = session.scalar(select(func.count()).select_from(stmt.subquery())) or 0
+    page = max(1, min(page, max(1, -(-total // size))))
+    users = list(session.scalars(stmt.order_by(User.username).limit(size).offset((page - 1) * size)))
+    record_admin_view(
+        session, admin, kind=ADMIN_VIEW_USERS, athlete_ids=[_athlete_of(u) for u in users], detail=f"page {page}"
+    )
+    return UserPage(users=users, total=total, page=page, page_size=size)
+
+
+def athlete_choices(session: Session, actor: User | None) -> dict[int, str]:
+    """Every athlete's id → username, for filters (names only: not recorded as a view)."""
+    require_admin(actor)
+    rows = session.execute(select(User.id, User.username).where(User.role == Role.ATHLETE).order_by(User.username))
+    return {row.id: row.username for row in rows}
+
+
+def user_choices(session: Session, actor: User | None) -> dict[int, str]:
+    """Every account's id → username, for the audit log's actor filter."""
+    require_admin(actor)
+    return {row.id: row.username for row in session.execute(select(User.id, User.username).order_by(User.username))}

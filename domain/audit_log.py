@@ -1,0 +1,281 @@
+"""Reading the audit log: filtered, keyset-paginated pages, one event's diff, CSV export.
+
+Pages move by `seq` (the chain's own order), never by OFFSET: the millionth event costs
+what the first does. Every page is one query plus one existence probe, whatever its size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import ColumnElement, Select, Text, and_, cast, or_, select
+from sqlalchemy.orm import Session, aliased
+
+from domain.access_log import ADMIN_VIEW_AUDIT, ADMIN_VIEW_AUDIT_EVENT, record_admin_view
+from domain.actors import require_admin
+from domain.admin_deleted import day_start
+from domain.audit import ChainReport, verify_chain
+from domain.errors import NotFound
+from domain.models import AuditEvent, User
+
+MAX_PAGE_SIZE = 200
+MAX_TEXT = 200
+
+ACTION_LABELS: dict[str, str] = {
+    "create": "Created",
+    "import": "Imported",
+    "edit": "Edited",
+    "revert": "Reverted",
+    "delete": "Deleted",
+    "undo_delete": "Undid delete",
+    "restore": "Restored",
+    "hard_delete": "Deleted permanently",
+    "purge": "Purged by retention",
+    "retention_run": "Retention purge",
+    "count_again": "Counted again",
+    "supersede": "Superseded",
+    "ingest": "Received text",
+    "propose": "Proposed",
+    "proposal_confirm": "Confirmed proposal",
+    "proposal_reject": "Rejected proposal",
+    "proposal_expire": "Proposal expired",
+    "user_create": "Created user",
+    "user_disable": "Disabled user",
+    "user_enable": "Enabled user",
+    "user_role": "Changed role",
+    "user_password_reset": "Reset password",
+}
+STATUS_ACTIONS = frozenset({"delete", "restore", "undo_delete"})
+FIELD_ORDER = ("content", "type", "tags", "confidence", "occurrences", "status", "source", "source_reference")
+
+
+@dataclass(frozen=True)
+class AuditFilter:
+    actor_id: int | None = None
+    by_system: bool = False  # events with no user behind them (system, demo, API tokens)
+    athlete_id: int | None = None
+    action: str | None = None
+    since: date | None = None  # inclusive, UTC day
+    until: date | None = None  # inclusive, UTC day
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class AuditRow:
+    seq: int
+    at: datetime
+    actor: str
+    action: str
+    athlete: str | None
+    athlete_id: int | None
+    target: str
+    summary: str
+    reason: str | None
+    redacted: bool
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class AuditPage:
+    rows: list[AuditRow]
+    has_newer: bool
+    has_older: bool
+
+    @property
+    def newest_seq(self) -> int | None:
+        return self.rows[0].seq if self.rows else None
+
+    @property
+    def oldest_seq(self) -> int | None:
+        return self.rows[-1].seq if self.rows else None
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    field: str
+    before: str
+    after: str
+
+
+def audit_page(
+    session: Session,
+    actor: User | None,
+    *,
+    filters: AuditFilter | None = None,
+    older_than: int | None = None,
+    newer_than: int | None = None,
+    page_size: int = 25,
+) -> AuditPage:
+    """Newest first. `older_than`/`newer_than` are the seq of the row the page continues from."""
+    admin = require_admin(actor)
+    filters = filters or AuditFilter()
+    size = max(1, min(page_size, MAX_PAGE_SIZE))
+    condition = filter_condition(filters)
+    if newer_than is not None:
+        rows = _fetch(session, condition, AuditEvent.seq > newer_than, ascending=True, limit=size + 1)
+        has_newer = len(rows) > size
+        rows = list(reversed(rows[:size]))
+        has_older = _exists(session, condition, AuditEvent.seq <= newer_than)
+    else:
+        bound = AuditEvent.seq < older_than if older_than is not None else None
+        rows = _fetch(session, condition, bound, ascending=False, limit=size + 1)
+        has_older = len(rows) > size
+        rows = rows[:size]
+        has_newer = older_than is not None and _exists(session, condition, AuditEvent.seq >= older_than)
+    record_admin_view(
+        session,
+        admin,
+        kind=ADMIN_VIEW_AUDIT,
+        athlete_ids=[row.athlete_id for row in rows],
+        detail=f"events {rows[-1].seq}–{rows[0].seq}" if rows else "no events",
+    )
+    return AuditPage(rows=rows, has_newer=has_newer, has_older=has_older)
+
+
+def audit_event(session: Session, actor: User | None, *, seq: int) -> tuple[AuditRow, list[FieldChange]]:
+    """One event with its before/after as a field-by-field diff; the view is recorded."""
+    admin = require_admin(actor)
+    rows = _fetch(session, None, AuditEvent.seq == seq, ascending=False, limit=1)
+    if not rows:
+        raise NotFound("Audit event not found.")
+    row = rows[0]
+    record_admin_view(session, admin, kind=ADMIN_VIEW_AUDIT_EVENT, athlete_ids=[row.athlete_id], detail=f"event {seq}")
+    return row, diff(row.before, row.after)
+
+
+def chain_status(session: Session, actor: User | None) -> ChainReport:
+    require_admin(actor)
+    return verify_chain(session)
+
+
+def filter_condition(filters: AuditFilter) -> ColumnElement[bool] | None:
+    parts: list[ColumnElement[bool]] = []
+    if filters.by_system:
+        parts.append(AuditEvent.actor_id.is_(None))
+    elif filters.actor_id is not None:
+        parts.append(AuditEvent.actor_id == filters.actor_id)
+    if filters.athlete_id is not None:
+        parts.append(AuditEvent.athlete_id == filters.athlete_id)
+    if filters.action:
+        parts.append(AuditEvent.action == filters.action)
+    if filters.since is not None:
+        parts.append(AuditEvent.at >= day_start(filters.since))
+    if filters.until is not None:
+        parts.append(AuditEvent.at < day_start(filters.until + timedelta(days=1)))
+    text = filters.text.strip()[:MAX_TEXT]
+    if text:
+        columns = (
+            AuditEvent.actor_label,
+            AuditEvent.action,
+            AuditEvent.reason,
+            cast(AuditEvent.before, Text),
+            cast(AuditEvent.after, Text),
+        )
+        parts.append(or_(*(column.icontains(text, autoescape=True) for column in columns)))
+    return and_(*parts) if parts else None
+
+
+def _select(condition: ColumnElement[bool] | None) -> Select[AuditEvent, str | None]:
+    athlete = aliased(User)
+    stmt = select(AuditEvent, athlete.username).outerjoin(athlete, athlete.id == AuditEvent.athlete_id)
+    return stmt.where(condition) if condition is not None else stmt
+
+
+def _fetch(
+    session: Session,
+    condition: ColumnElement[bool] | None,
+    bound: ColumnElement[bool] | None,
+    *,
+    ascending: bool,
+    limit: int,
+) -> list[AuditRow]:
+    stmt = _select(condition)
+    if bound is not None:
+        stmt = stmt.where(bound)
+    stmt = stmt.order_by(AuditEvent.seq.asc() if ascending else AuditEvent.seq.desc()).limit(limit)
+    return [to_row(event, username) for event, username in session.execute(stmt)]
+
+
+def _exists(session: Session, condition: ColumnElement[bool] | None, bound: ColumnElement[bool]) -> bool:
+    stmt = select(AuditEvent.seq).where(bound)
+    if condition is not None:
+        stmt = stmt.where(condition)
+    return session.scalar(stmt.limit(1)) is not None
+
+
+def iter_rows(session: Session, filters: AuditFilter, *, batch_size: int = 1000) -> Iterator[AuditRow]:
+    """Every matching event, newest first, in keyset batches (used by the CSV export)."""
+    condition = filter_condition(filters)
+    older_than: int | None = None
+    while True:
+        bound = AuditEvent.seq < older_than if older_than is not None else None
+        batch = _fetch(session, condition, bound, ascending=False, limit=batch_size)
+        yield from batch
+        if len(batch) < batch_size:
+            return
+        older_than = batch[-1].seq
+        session.expunge_all()
+
+
+def to_row(event: AuditEvent, athlete_username: str | None) -> AuditRow:
+    return AuditRow(
+        seq=event.seq,
+        at=event.at,
+        actor=event.actor_label,
+        action=event.action,
+        athlete=athlete_username,
+        athlete_id=event.athlete_id,
+        target=f"{event.target_type} #{event.target_id}" if event.target_id is not None else event.target_type,
+        summary=summarize(event.action, event.before, event.after, redacted=event.redacted),
+        reason=event.reason,
+        redacted=event.redacted,
+        before=event.before,
+        after=event.after,
+    )
+
+
+def summarize(action: str, before: dict[str, Any] | None, after: dict[str, Any] | None, *, redacted: bool) -> str:
+    """One line: what happened, to what; for a change, which fields changed."""
+    label = ACTION_LABELS.get(action, action.replace("_", " ").capitalize())
+    payload = after or before or {}
+    subject = payload.get("content") or payload.get("username") or payload.get("reference")
+    if redacted or payload.get("redacted"):
+        subject = "(content redacted)"
+    line = f"{label}: {_clip(str(subject))}" if subject else label
+    if before and after and action not in STATUS_ACTIONS:
+        changed = [name for name, _, _ in _changed_fields(before, after) if name != "version"]
+        if changed:
+            line += f" ({', '.join(changed)} changed)"
+    return line
+
+
+def diff(before: dict[str, Any] | None, after: dict[str, Any] | None) -> list[FieldChange]:
+    """Changed fields, in a reading order; a created or removed record shows every field."""
+    return [
+        FieldChange(name, render(old), render(new)) for name, old, new in _changed_fields(before or {}, after or {})
+    ]
+
+
+def _changed_fields(before: dict[str, Any], after: dict[str, Any]) -> list[tuple[str, Any, Any]]:
+    names = [n for n in FIELD_ORDER if n in before or n in after]
+    names += sorted((set(before) | set(after)) - set(names) - {"redacted"})
+    return [(n, before.get(n), after.get(n)) for n in names if before.get(n) != after.get(n)]
+
+
+def render(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(str(item) for item in value) if value else "(none)"
+    return str(value)
+
+
+def _clip(text: str, limit: int = 90) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,156 @@
+"""The audit log as admins read it: filters, keyset pages, diffs, CSV, chain status."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from sqlalchemy import Engine
+
+from domain import memories
+from domain.access_log import ADMIN_EXPORT_AUDIT, ADMIN_VIEW_AUDIT, ADMIN_VIEW_AUDIT_EVENT
+from domain.audit_export import _safe, export_csv
+from domain.audit_log import AuditFilter, audit_event, audit_page, chain_status, diff, summarize
+from domain.models import AuditEvent, User
+from domain.schemas import MemoryEdit
+from domain.types import utcnow
+from persistence.uow import unit_of_work
+from tests.factories import make_memory
+from tests.integration.admin_helpers import access_events, deleted_memory
+
+
+def _edit(engine: Engine, owner: User, memory_id: int, content: str) -> None:
+    with unit_of_work(engine) as session:
+        memory = memories.get_memory(session, owner, memory_id=memory_id)
+        memories.edit_memory(
+            session, owner, memory_id=memory_id, changes=MemoryEdit(content=content), expected_version=memory.version
+        )
+
+
+def test_pages_newest_first_by_keyset_both_ways(engine: Engine, athlete: User, admin: User) -> None:
+    for n in range(7):
+        make_memory(engine, athlete, f"Memory {n}")
+    with unit_of_work(engine) as session:
+        first = audit_page(session, admin, page_size=3)
+        second = audit_page(session, admin, page_size=3, older_than=first.oldest_seq)
+        last = audit_page(session, admin, page_size=3, older_than=second.oldest_seq)
+        back = audit_page(session, admin, page_size=3, newer_than=last.newest_seq)
+    assert [r.seq for r in first.rows] == [7, 6, 5]
+    assert (first.has_newer, first.has_older) == (False, True)
+    assert [r.seq for r in second.rows] == [4, 3, 2]
+    assert (second.has_newer, second.has_older) == (True, True)
+    assert [r.seq for r in last.rows] == [1]
+    assert (last.has_newer, last.has_older) == (True, False)
+    assert [r.seq for r in back.rows] == [4, 3, 2]
+    assert first.rows[0].summary == "Created: Memory 6"
+    assert first.rows[0].athlete == "alex"
+    assert first.rows[0].actor == "system"
+
+
+def test_filters_by_actor_athlete_action_date_and_text(
+    engine: Engine, athlete: User, other_athlete: User, admin: User
+) -> None:
+    knee = make_memory(engine, athlete, "Knee pain after long runs")
+    make_memory(engine, other_athlete, "Prefers evening runs")
+    _edit(engine, athlete, knee.id, "Knee pain after runs over 18 km")
+    deleted = deleted_memory(engine, other_athlete, "Travels for work")
+    with unit_of_work(engine) as session:
+        memories.restore_memory(session, admin, memory_id=deleted.id, reason="Deleted by mistake")
+    today = utcnow().date()
+
+    def seqs(**kwargs: Any) -> list[str]:
+        with unit_of_work(engine) as session:
+            return [r.action for r in audit_page(session, admin, filters=AuditFilter(**kwargs)).rows]
+
+    assert seqs(actor_id=athlete.id) == ["edit"]
+    assert seqs(actor_id=admin.id) == ["restore"]
+    assert seqs(by_system=True) == ["create", "create", "create"]
+    assert seqs(athlete_id=other_athlete.id) == ["restore", "delete", "create", "create"]
+    assert seqs(action="delete") == ["delete"]
+    assert seqs(text="MISTAKE") == ["restore"]
+    assert seqs(text="18 km") == ["edit"]
+    assert seqs(text="100%") == []
+    assert len(seqs(since=today, until=today)) == 6
+    assert seqs(until=today.replace(year=today.year - 1)) == []
+    assert seqs(athlete_id=athlete.id, action="edit", text="knee") == ["edit"]
+
+
+def test_views_opened_rows_and_exports_are_recorded(
+    engine: Engine, athlete: User, other_athlete: User, admin: User
+) -> None:
+    make_memory(engine, athlete, "One")
+    make_memory(engine, other_athlete, "Two")
+    with unit_of_work(engine) as session:
+        audit_page(session, admin)
+        audit_event(session, admin, seq=1)
+        export_csv(session, admin, filters=AuditFilter())
+    assert sorted(e.athlete_id for e in access_events(engine, ADMIN_VIEW_AUDIT)) == sorted(
+        [athlete.id, other_athlete.id]
+    )
+    assert [e.athlete_id for e in access_events(engine, ADMIN_VIEW_AUDIT_EVENT)] == [athlete.id]
+    assert len(access_events(engine, ADMIN_EXPORT_AUDIT)) == 2
+
+
+def test_an_opened_event_shows_a_readable_diff(engine: Engine, athlete: User, admin: User) -> None:
+    memory = make_memory(engine, athlete, "Knee pain", tags=["body:knee"])
+    _edit(engine, athlete, memory.id, "Knee pain after long runs")
+    with unit_of_work(engine) as session:
+        row, changes = audit_event(session, admin, seq=2)
+    assert row.action == "edit"
+    assert row.summary.startswith("Edited: Knee pain after long runs (content")
+    by_field = {c.field: (c.before, c.after) for c in changes}
+    assert by_field["content"] == ("Knee pain", "Knee pain after long runs")
+    assert by_field["confidence"] == ("medium", "high")
+    assert "tags" not in by_field
+
+
+def test_diff_and_summary_of_created_and_redacted_payloads() -> None:
+    created = diff(None, {"content": "Likes hills", "tags": ["intensity:hill"], "status": "active"})
+    assert [(c.field, c.before, c.after) for c in created] == [
+        ("content", "—", "Likes hills"),
+        ("tags", "—", "intensity:hill"),
+        ("status", "—", "active"),
+    ]
+    assert summarize("hard_delete", {"content": None, "redacted": True}, None, redacted=True) == (
+        "Deleted permanently: (content redacted)"
+    )
+    assert summarize("user_create", None, {"username": "sam"}, redacted=False) == "Created user: sam"
+
+
+def test_csv_export_of_the_filtered_view_is_safe_for_spreadsheets(engine: Engine, athlete: User, admin: User) -> None:
+    make_memory(engine, athlete, "=HYPERLINK('http://evil')")
+    make_memory(engine, athlete, "Prefers morning runs")
+    with unit_of_work(engine) as session:
+        everything = export_csv(session, admin, filters=AuditFilter())
+        only_hyperlink = export_csv(session, admin, filters=AuditFilter(text="hyperlink"))
+        capped = export_csv(session, admin, filters=AuditFilter(), limit=1)
+    rows = list(csv.DictReader(io.StringIO(everything.text)))
+    assert [r["seq"] for r in rows] == ["2", "1"]
+    assert rows[1]["summary"] == "Created: =HYPERLINK('http://evil')"
+    assert only_hyperlink.rows == 1
+    hyperlink_row = next(csv.DictReader(io.StringIO(only_hyperlink.text)))
+    assert hyperlink_row["athlete"] == "alex"
+    assert '"content":"=HYPERLINK' in hyperlink_row["after"]
+    assert (capped.rows, capped.truncated) == (1, True)
+
+
+def test_csv_neutralises_cells_that_would_run_as_formulas() -> None:
+    assert _safe("=1+1") == "'=1+1"
+    assert _safe("@SUM(A1)") == "'@SUM(A1)"
+    assert _safe("plain") == "plain"
+
+
+def test_chain_status_names_the_first_broken_event(engine: Engine, athlete: User, admin: User) -> None:
+    make_memory(engine, athlete, "One")
+    make_memory(engine, athlete, "Two")
+    with unit_of_work(engine) as session:
+        assert chain_status(session, admin).summary() == "Audit chain verified: 2 events"
+    with unit_of_work(engine) as session:
+        event = session.get(AuditEvent, 1)
+        assert event is not None
+        event.reason = "tampered"
+    with unit_of_work(engine) as session:
+        report = chain_status(session, admin)
+    assert not report.ok
+    assert report.summary().startswith("Audit chain broken at event 1")
