@@ -195,7 +195,7 @@ def test_a_recurring_injury_becomes_one_insight_proposal(engine: Engine, athlete
     send(engine, athlete, "Knee pain again on the downhill section.", reference="r2")
     third = send(engine, athlete, "The knee was aching from km 8 on the trail run.", reference="r3")
     insights = [p for p in third if p.type == MemoryType.INSIGHT]
-    assert len(insights) == 1 and insights[0].tags == ["body:knee"]
+    assert len(insights) == 1 and "body:knee" in insights[0].tags
     assert insights[0].source == MemorySource.PATTERN_ANALYSIS and len(insights[0].evidence) >= 3
     fourth = send(engine, athlete, "Sore knee once more after intervals.", reference="r4")
     assert [p for p in fourth if p.type == MemoryType.INSIGHT] == [], "no duplicate insight"

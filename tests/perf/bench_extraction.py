@@ -1,0 +1,48 @@
+"""Extraction benchmark: texts per second on one core, and quality beside the seed's patterns.
+
+Run from the project root: `python -m tests.perf.bench_extraction`.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from domain.enums import MemorySource
+from domain.extraction import extract_memories
+from domain.extraction_eval import Scores, evaluate, load_cases
+from tests.perf.seed_baseline import seed_extract
+
+CASES_PATH = Path(__file__).resolve().parents[1] / "data" / "extraction_cases.yaml"
+MIN_TEXTS = 5000
+
+
+def _throughput(texts: list[str]) -> tuple[int, float]:
+    repeated = texts * (MIN_TEXTS // len(texts) + 1)
+    start = time.perf_counter()
+    for text in repeated:
+        extract_memories(text, MemorySource.ACTIVITY_NOTE)
+    return len(repeated), time.perf_counter() - start
+
+
+def _line(label: str, s: Scores) -> str:
+    return (
+        f"{label:<22} precision {s.precision:6.3f}   recall {s.recall:6.3f}   F1 {s.f1:6.3f}   "
+        f"(tp {s.tp:3d}, fp {s.fp:3d}, fn {s.fn:3d})"
+    )
+
+
+def run() -> None:
+    cases = load_cases(CASES_PATH)
+    count, seconds = _throughput([c.text for c in cases])
+    ours = evaluate(cases, extract_memories)
+    seed = evaluate(cases, seed_extract)
+    print(f"labelled set: {len(cases)} texts, {sum(len(c.expect) for c in cases)} expected memories")
+    rate = f"{count / seconds:,.0f} texts/s"
+    print(f"{'extraction throughput':<22} {rate}   ({count} texts in {seconds:.2f} s, one core)")
+    print(_line("rules (ours)", ours))
+    print(_line("seed patterns (M13)", seed))
+
+
+if __name__ == "__main__":
+    run()
