@@ -13,13 +13,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import event as orm_event
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, SessionTransaction
 
 from domain.models import GENESIS_HASH, AuditEvent, AuditHead, User
 from domain.types import utcnow
 
 SYSTEM_LABEL = "system"
+_HEAD_KEY = "memory_review_audit_head"
 
 
 def canonical_json(value: Any) -> str:
@@ -66,7 +68,7 @@ def record(
     reason: str | None = None,
     actor_label: str | None = None,
 ) -> AuditEvent:
-    head = session.execute(select(AuditHead).where(AuditHead.id == 1).with_for_update()).scalar_one()
+    head = _locked_head(session)
     event = AuditEvent(
         seq=head.seq + 1,
         at=utcnow(),
@@ -87,8 +89,23 @@ def record(
     event.hash = event_hash(event, head.hash)
     head.seq, head.hash = event.seq, event.hash
     session.add(event)
-    session.flush()
     return event
+
+
+def _locked_head(session: Session) -> AuditHead:
+    """The chain head, locked once per transaction (FOR UPDATE on PostgreSQL; SQLite writers
+    already hold the write lock), then kept in the session for the transaction's next events."""
+    head = session.info.get(_HEAD_KEY)
+    if head is None:
+        head = session.execute(select(AuditHead).where(AuditHead.id == 1).with_for_update()).scalar_one()
+        session.info[_HEAD_KEY] = head
+    return head
+
+
+@orm_event.listens_for(Session, "after_transaction_end")
+def _forget_head(session: Session, transaction: SessionTransaction) -> None:
+    if transaction.parent is None:
+        session.info.pop(_HEAD_KEY, None)
 
 
 @dataclass(frozen=True)
