@@ -1,55 +1,91 @@
-"""/: the athlete's memories, grouped by type."""
+"""/: the Context page. The athlete sees, reviews and corrects what the coach remembers."""
 
 from __future__ import annotations
 
 from nicegui import ui
 
+from domain import memories
 from domain.enums import Role
-from domain.memories import MemoryQuery, list_memories
-from domain.models import Memory
-from persistence.uow import unit_of_work
-from ui import runtime
+from domain.models import Memory, User
+from domain.overview import overview
+from ui.components.db import attempt, read
+from ui.components.filters import MemoryFilters, filter_bar
 from ui.components.frame import frame
-from ui.components.labels import (
-    CONFIDENCE_COLORS,
-    CONFIDENCE_LABELS,
-    SOURCE_ICONS,
-    SOURCE_LABELS,
-    TYPE_ICONS,
-    TYPE_LABELS,
-    TYPE_ORDER,
-)
-from ui.components.timeago import time_ago
+from ui.components.history_dialog import open_history_dialog
+from ui.components.memory_card import MemoryActions
+from ui.components.memory_dialog import open_add_dialog, open_edit_dialog
+from ui.components.memory_list import MemoryList
+from ui.components.overview import OverviewPanel
+from ui.components.review import ReviewSection
+from ui.components.undo_bar import UndoBar
 from ui.pages.guard import page_user
 
 
 @ui.page("/")
-def home_page() -> None:
+def context_page(memory: int | None = None) -> None:
     user = page_user(Role.ATHLETE)
     if user is None:
         return
-    with unit_of_work(runtime.current().engine, read_only=True) as session:
-        memories = list_memories(session, user, query=MemoryQuery(limit=200)).items
     with frame(user, "Your memory"):
-        ui.label("What your coach remembers").classes("text-2xl font-semibold")
-        if not memories:
-            ui.label("Your coach remembers nothing about you yet.").classes("mr-muted")
-        for memory_type in TYPE_ORDER:
-            group = [m for m in memories if m.type == memory_type]
-            if group:
-                memory_group(TYPE_LABELS[memory_type], TYPE_ICONS[memory_type], group)
+        page = ContextPage(user)
+    if memory is not None:  # a link to one memory opens its history (only one's own: others are "not found")
+        page.history(memory)
 
 
-def memory_group(title: str, icon: str, memories: list[Memory]) -> None:
-    with ui.column().classes("w-full gap-2"):
-        with ui.row().classes("items-center gap-2"):
-            ui.icon(icon).props('aria-hidden="true"')
-            ui.label(f"{title} ({len(memories)})").classes("mr-section-title")
-        for memory in memories:
-            with ui.card().classes("mr-card w-full").props("flat"):
-                ui.label(memory.content).classes("mr-memory-text")
-                with ui.row().classes("items-center gap-2 mr-muted text-sm"):
-                    ui.badge(CONFIDENCE_LABELS[memory.confidence], color=CONFIDENCE_COLORS[memory.confidence])
-                    ui.icon(SOURCE_ICONS[memory.source]).props('aria-hidden="true"')
-                    ui.label(SOURCE_LABELS[memory.source])
-                    ui.label(f"Updated {time_ago(memory.updated_at)}")
+class ContextPage:
+    def __init__(self, user: User) -> None:
+        self.user = user
+        self.filters = MemoryFilters()
+        with ui.row().classes("w-full items-center justify-between gap-2"):
+            ui.label("What your coach remembers").classes("text-2xl font-semibold").props(
+                'role="heading" aria-level="1"'
+            )
+            ui.button("Add memory", icon="add", on_click=self.add).props("unelevated no-caps color=teal-8").mark(
+                "add-memory"
+            )
+        self.overview = OverviewPanel(read(lambda s: overview(s, user)))
+        with ui.element("section").classes("mr-section mr-review w-full").props('aria-label="To review"'):
+            self.review = ReviewSection(user, on_decided=self.changed)
+            self.review.render()
+        with ui.element("section").classes("mr-section w-full").props('aria-label="Memories"'):
+            ui.label("Memories").classes("mr-section-title").props('role="heading" aria-level="2"')
+            clear_filters = filter_bar(self.filters, lambda: self.memories.reload(from_start=True))
+            actions = MemoryActions(edit=self.edit, delete=self.delete, history=lambda m: self.history(m.id))
+            self.memories = MemoryList(user, self.filters, actions, on_add=self.add, on_clear_filters=clear_filters)
+            self.memories.render()
+        self.undo = UndoBar()
+
+    def memories_changed(self) -> None:
+        self.overview.update(read(lambda s: overview(s, self.user)))
+        self.memories.reload()
+
+    def changed(self) -> None:
+        self.review.render.refresh()
+        self.memories_changed()
+
+    def add(self) -> None:
+        open_add_dialog(self.user, self.memories_changed)
+
+    def edit(self, memory: Memory) -> None:
+        open_edit_dialog(self.user, memory, self.memories_changed)
+
+    def history(self, memory_id: int) -> None:
+        open_history_dialog(self.user, memory_id, self.memories_changed)
+
+    def delete(self, memory: Memory) -> None:
+        ok, _ = attempt(
+            lambda s: memories.delete_memory(s, self.user, memory_id=memory.id, expected_version=memory.version)
+        )
+        if ok:
+            self.undo.show(f"Deleted '{_short(memory.content)}'", lambda: self.undo_delete(memory))
+        self.memories_changed()
+
+    def undo_delete(self, memory: Memory) -> None:
+        ok, _ = attempt(lambda s: memories.undo_delete(s, self.user, memory_id=memory.id))
+        if ok:
+            ui.notify(f"Brought back '{_short(memory.content)}'", type="positive")
+        self.memories_changed()
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

@@ -1,0 +1,25 @@
+"""Dialog scaffolding shared by the page's dialogs: titled, closable with Escape, removed on close."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from nicegui import ui
+
+
+@contextmanager
+def titled_dialog(title: str, *, marker: str, wide: bool = False) -> Iterator[ui.dialog]:
+    """A dialog named by its title; Escape or the close button closes it; it is deleted once closed."""
+    width = "mr-dialog-wide" if wide else "mr-dialog"
+    with (
+        ui.context.client.layout,  # not inside the card that opened it: a refresh may remove that card
+        ui.dialog().props(f'aria-label="{title}"').mark(marker) as dialog,
+        ui.card().classes(f"{width} gap-3"),
+    ):
+        with ui.row().classes("w-full items-center justify-between no-wrap"):
+            ui.label(title).classes("text-xl font-semibold").props('role="heading" aria-level="2"')
+            ui.button(icon="close", on_click=dialog.close).props('flat round dense aria-label="Close"')
+        yield dialog
+    dialog.on_value_change(lambda e: None if e.value else dialog.delete())
+    dialog.open()

@@ -1,0 +1,114 @@
+"""'History': a memory's versions from the audit log, as diffs, with 'Restore this version'."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from nicegui import ui
+
+from domain import memories
+from domain.errors import DomainError, NotFound
+from domain.memory_writes import CONTENT_FIELDS
+from domain.models import AuditEvent, Memory, User
+from ui.components.db import read, write
+from ui.components.dialogs import titled_dialog
+from ui.components.diff import field_changes, word_diff
+from ui.components.text import Inline, span
+from ui.components.timeago import time_ago
+
+ACTION_LABELS = {
+    "create": "Added",
+    "import": "Imported",
+    "edit": "Edited",
+    "delete": "Deleted",
+    "undo_delete": "Brought back",
+    "restore": "Restored by an admin",
+    "revert": "Earlier version restored",
+    "count_again": "Seen again",
+    "supersede": "Replaced",
+}
+
+
+def _version(payload: dict[str, Any] | None) -> tuple[Any, ...] | None:
+    if not payload or payload.get("redacted") or any(name not in payload for name in CONTENT_FIELDS):
+        return None
+    return tuple(tuple(payload[name]) if name == "tags" else payload[name] for name in CONTENT_FIELDS)
+
+
+def _current(memory: Memory) -> tuple[Any, ...]:
+    return (memory.content, memory.type.value, tuple(memory.tags), memory.confidence.value)
+
+
+def open_history_dialog(user: User, memory_id: int, on_restored: Callable[[], None]) -> None:
+    try:
+        memory, events = read(
+            lambda s: (
+                memories.get_memory(s, user, memory_id=memory_id),
+                memories.memory_history(s, user, memory_id=memory_id),
+            )
+        )
+    except NotFound:
+        ui.notify("Memory not found.", type="warning")
+        return
+
+    def restore(event: AuditEvent) -> None:
+        try:
+            write(
+                lambda s: memories.revert_memory(
+                    s, user, memory_id=memory.id, event_seq=event.seq, expected_version=memory.version
+                )
+            )
+        except DomainError as error:
+            ui.notify(str(error), type="negative")
+        else:
+            ui.notify("Restored this version.", type="positive")
+        dialog.close()
+        on_restored()
+
+    with titled_dialog("History", marker="history-dialog", wide=True) as dialog:
+        ui.label(memory.content).classes("mr-memory-text font-medium")
+        with ui.column().classes("w-full gap-2 mr-history"):
+            for event in reversed(events):
+                _event_card(event, _current(memory), restore)
+
+
+def _event_card(event: AuditEvent, current: tuple[Any, ...], restore: Callable[[AuditEvent], None]) -> None:
+    with ui.card().classes("mr-card w-full gap-1").props("flat").mark(f"event-{event.seq}"):
+        with ui.row().classes("items-baseline gap-2"):
+            ui.label(ACTION_LABELS.get(event.action, event.action.replace("_", " ").capitalize())).classes(
+                "font-semibold"
+            )
+            ui.label(f"by {event.actor_label}").classes("mr-muted text-sm")
+            ui.label(time_ago(event.at)).classes("mr-muted text-sm").tooltip(event.at.strftime("%d %b %Y, %H:%M UTC"))
+        if event.redacted:
+            ui.label("Content removed for good by an admin.").classes("mr-muted text-sm")
+            return
+        _statement(event.before, event.after)
+        for line in field_changes(event.before, event.after):
+            ui.label(line).classes("text-sm")
+        if event.reason:
+            ui.label(event.reason).classes("mr-muted text-sm")
+        version = _version(event.after)
+        if version is not None and version != current:
+            ui.button("Restore this version", icon="restore", on_click=lambda: restore(event)).props(
+                "flat dense no-caps"
+            ).classes("mr-btn-brand self-start").mark("restore-version")
+
+
+def _statement(before: dict[str, Any] | None, after: dict[str, Any] | None) -> None:
+    old = (before or {}).get("content")
+    new = (after or {}).get("content")
+    if new is None or old == new:
+        return
+    with ui.element("p").classes("mr-diff mr-memory-text").mark("diff"):
+        if old is None:
+            span(new)
+            return
+        for piece in word_diff(old, new):
+            if piece.kind == "removed":
+                Inline(piece.text, tag="del").classes("mr-del")
+            elif piece.kind == "added":
+                Inline(piece.text, tag="ins").classes("mr-ins")
+            else:
+                span(piece.text)

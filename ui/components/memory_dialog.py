@@ -1,0 +1,104 @@
+"""'Add memory' and 'Edit' dialogs. Nothing is saved until valid; a conflicting edit overwrites nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from nicegui import ui
+
+from domain import memories
+from domain.errors import DomainError, EditConflict, InvalidInput, NotFound
+from domain.models import Memory, User
+from domain.schemas import MemoryCreate, MemoryEdit
+from ui.components.db import read, write
+from ui.components.dialogs import titled_dialog
+from ui.components.labels import TYPE_SINGULAR
+from ui.components.memory_form import MemoryForm
+
+Saved = Callable[[], None]
+
+
+def open_add_dialog(user: User, on_saved: Saved) -> None:
+    def save() -> None:
+        try:
+            data = form.parse(MemoryCreate)
+            write(lambda s: memories.add_memory(s, user, data=data))
+        except InvalidInput as error:
+            form.show_error(error)
+            return
+        except DomainError as error:
+            ui.notify(str(error), type="negative")
+            return
+        dialog.close()
+        ui.notify("Memory added.", type="positive")
+        on_saved()
+
+    with titled_dialog("Add memory", marker="add-dialog") as dialog:
+        form = MemoryForm()
+        form.tags.on("keydown.enter", save)
+        _buttons(dialog, save)
+
+
+def open_edit_dialog(user: User, memory: Memory, on_saved: Saved) -> None:
+    expected = {"version": memory.version}
+
+    def save() -> None:
+        try:
+            changes = form.parse(MemoryEdit)
+            write(
+                lambda s: memories.edit_memory(
+                    s, user, memory_id=memory.id, changes=changes, expected_version=expected["version"]
+                )
+            )
+        except InvalidInput as error:
+            form.show_error(error)
+            return
+        except EditConflict as error:
+            _show_newer(error)
+            return
+        except NotFound:
+            dialog.close()
+            ui.notify("This memory was deleted meanwhile; nothing was saved.", type="warning")
+            on_saved()
+            return
+        except DomainError as error:
+            ui.notify(str(error), type="negative")
+            return
+        dialog.close()
+        ui.notify("Memory saved.", type="positive")
+        on_saved()
+
+    def _show_newer(error: EditConflict) -> None:
+        try:
+            newer = read(lambda s: memories.get_memory(s, user, memory_id=memory.id))
+        except NotFound:
+            dialog.close()
+            ui.notify("This memory was deleted meanwhile; nothing was saved.", type="warning")
+            on_saved()
+            return
+        expected["version"] = newer.version
+        conflict.clear()
+        with conflict:
+            ui.label(str(error)).classes("font-semibold")
+            ui.label("The newer version:").classes("text-sm")
+            ui.label(newer.content).classes("mr-memory-text").mark("newer-content")
+            details = TYPE_SINGULAR[newer.type] + (f" · {', '.join(newer.tags)}" if newer.tags else "")
+            ui.label(details).classes("text-sm mr-muted")
+            ui.label("Your text is kept below. Save again to replace the newer version with it, or Cancel.").classes(
+                "text-sm"
+            )
+        conflict.set_visibility(True)
+        on_saved()
+
+    with titled_dialog("Edit memory", marker="edit-dialog") as dialog:
+        conflict = ui.column().classes("mr-conflict w-full gap-1").props('role="alert"').mark("edit-conflict")
+        conflict.set_visibility(False)
+        form = MemoryForm(memory.content, memory.type, memory.tags)
+        form.tags.on("keydown.enter", save)
+        _buttons(dialog, save)
+
+
+def _buttons(dialog: ui.dialog, save: Callable[[], None]) -> None:
+    with ui.row().classes("w-full justify-end gap-2"):
+        ui.button("Cancel", on_click=dialog.close).props("flat no-caps")
+        ui.button("Save", on_click=save).props("unelevated no-caps color=teal-8").mark("save")

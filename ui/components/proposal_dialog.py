@@ -1,0 +1,84 @@
+"""'Edit' on a proposal: change statement, type or tags, see what confirming will do, then 'Confirm'."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from nicegui import ui
+
+from domain import proposals
+from domain.errors import DomainError, InvalidInput
+from domain.models import User
+from domain.proposals import PendingItem
+from domain.schemas import ProposalEdit
+from ui.components.db import read, write
+from ui.components.dialogs import titled_dialog
+from ui.components.memory_form import MemoryForm
+from ui.components.proposal_card import outcome_line
+
+
+def _only_changes(item: PendingItem, edits: ProposalEdit) -> ProposalEdit:
+    """Keep only what the athlete changed, so an untouched proposal confirms as proposed."""
+    proposal = item.proposal
+    return ProposalEdit(
+        content=edits.content if edits.content != proposal.content else None,
+        type=edits.type if edits.type != proposal.type else None,
+        tags=edits.tags if edits.tags is not None and list(edits.tags) != list(proposal.tags) else None,
+    )
+
+
+def open_proposal_dialog(user: User, item: PendingItem, on_done: Callable[[], None]) -> None:
+    proposal = item.proposal
+    state: dict[str, ui.checkbox | None] = {"keep_both": None}
+
+    def edits() -> ProposalEdit:
+        return _only_changes(item, form.parse(ProposalEdit))
+
+    def update_preview() -> None:
+        try:
+            wanted = edits()
+            preview = read(lambda s: proposals.preview_confirm(s, user, proposal_id=proposal.id, edits=wanted))
+        except DomainError:
+            return
+        outcome.clear()
+        with outcome:
+            state["keep_both"] = outcome_line(preview)
+
+    def confirm() -> None:
+        keep = state["keep_both"]
+        try:
+            wanted = edits()
+            write(
+                lambda s: proposals.confirm(
+                    s,
+                    user,
+                    proposal_id=proposal.id,
+                    edits=wanted,
+                    on_conflict="keep_both" if keep is not None and keep.value else "replace",
+                )
+            )
+        except InvalidInput as error:
+            if error.field:
+                form.show_error(error)
+                return
+            ui.notify(str(error), type="negative")
+        except DomainError as error:
+            ui.notify(str(error), type="negative")
+        else:
+            ui.notify("Confirmed.", type="positive")
+        dialog.close()
+        on_done()
+
+    with titled_dialog("Edit proposal", marker="proposal-dialog") as dialog:
+        form = MemoryForm(proposal.content, proposal.type, proposal.tags)
+        outcome = ui.column().classes("w-full")
+        with outcome:
+            state["keep_both"] = outcome_line(item.preview)
+        form.content.on("blur", update_preview)
+        form.tags.on("blur", update_preview)
+        form.type.on_value_change(update_preview)
+        with ui.row().classes("w-full justify-end gap-2"):
+            ui.button("Cancel", on_click=dialog.close).props("flat no-caps")
+            ui.button("Confirm", icon="check", on_click=confirm).props("unelevated no-caps color=teal-8").mark(
+                "dialog-confirm"
+            )

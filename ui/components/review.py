@@ -1,0 +1,127 @@
+"""'To review': pending proposals with their count, one by one or a selection at once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from nicegui import ui
+
+from domain import proposals
+from domain.models import User
+from domain.proposals import PendingItem
+from ui.components.db import attempt, read
+from ui.components.proposal_card import ProposalActions, proposal_card
+from ui.components.proposal_dialog import open_proposal_dialog
+
+PAGE_SIZE = 10
+
+
+class ReviewSection:
+    def __init__(self, user: User, on_decided: Callable[[], None]) -> None:
+        self.user = user
+        self.on_decided = on_decided
+        self.limit = PAGE_SIZE
+        self.selected: set[int] = set()
+        self.checkboxes: dict[int, ui.checkbox] = {}
+        self.actions = ProposalActions(confirm=self.confirm, edit=self.edit, reject=self.reject, select=self.select)
+
+    @ui.refreshable_method
+    def render(self) -> None:
+        page = read(lambda s: proposals.list_pending(s, self.user, limit=self.limit))
+        shown = {item.proposal.id for item in page.items}
+        self.selected &= shown
+        self.checkboxes = {}
+        with ui.row().classes("w-full items-center justify-between gap-2"):
+            with ui.row().classes("items-center gap-2"):
+                ui.label("To review").classes("mr-section-title").props('role="heading" aria-level="2"')
+                ui.label(str(page.total)).classes("mr-count mr-count-review").mark("review-count").props(
+                    f'aria-label="{page.total} pending"'
+                )
+            if page.items:
+                self._bulk_bar()
+        if not page.items:
+            with ui.column().classes("mr-empty w-full items-center gap-1").mark("review-empty"):
+                ui.icon("task_alt", size="40px").classes("text-positive").props('aria-hidden="true"')
+                ui.label("All caught up: nothing is waiting for your review.")
+                ui.label("New suggestions from your notes and messages will appear here.").classes("mr-muted text-sm")
+            return
+        for item in page.items:
+            self.checkboxes[item.proposal.id] = proposal_card(
+                item, self.actions, selected=item.proposal.id in self.selected
+            )
+        if page.total > len(page.items):
+            ui.button(f"Show more ({page.total - len(page.items)} more)", on_click=self.show_more).props(
+                "flat no-caps"
+            ).classes("mr-btn-brand self-center").mark("review-more")
+        self._update_bulk()
+
+    def _bulk_bar(self) -> None:
+        with ui.row().classes("items-center gap-2 mr-bulk"):
+            self.select_all = (
+                ui.checkbox("Select all", on_change=lambda e: self._select_all(bool(e.value)))
+                .props("dense")
+                .mark("select-all")
+            )
+            self.confirm_selected = (
+                ui.button("Confirm selected", icon="done_all", on_click=self.confirm_many)
+                .props("unelevated no-caps color=teal-8")
+                .mark("confirm-selected")
+            )
+            self.reject_selected = (
+                ui.button("Reject selected", icon="clear_all", on_click=self.reject_many)
+                .props("outline no-caps")
+                .classes("mr-btn-danger")
+                .mark("reject-selected")
+            )
+
+    def _update_bulk(self) -> None:
+        count = len(self.selected)
+        for button in (self.confirm_selected, self.reject_selected):
+            button.set_enabled(count > 0)
+        self.confirm_selected.set_text(f"Confirm selected ({count})" if count else "Confirm selected")
+        self.reject_selected.set_text(f"Reject selected ({count})" if count else "Reject selected")
+
+    def _select_all(self, value: bool) -> None:
+        for checkbox in self.checkboxes.values():
+            checkbox.value = value  # each change calls select()
+
+    def select(self, proposal_id: int, value: bool) -> None:
+        if value:
+            self.selected.add(proposal_id)
+        else:
+            self.selected.discard(proposal_id)
+        self._update_bulk()
+
+    def show_more(self) -> None:
+        self.limit += PAGE_SIZE * 2
+        self.render.refresh()
+
+    def _done(self, message: str) -> None:
+        ui.notify(message, type="positive")
+        self.on_decided()
+
+    def confirm(self, item: PendingItem, keep_both: bool) -> None:
+        on_conflict: proposals.OnConflict = "keep_both" if keep_both else "replace"
+        ok, _ = attempt(
+            lambda s: proposals.confirm(s, self.user, proposal_id=item.proposal.id, on_conflict=on_conflict)
+        )
+        self._done(f"Confirmed: '{item.proposal.content}'") if ok else self.on_decided()
+
+    def reject(self, item: PendingItem) -> None:
+        ok, _ = attempt(lambda s: proposals.reject(s, self.user, proposal_id=item.proposal.id))
+        self._done(f"Rejected: '{item.proposal.content}'") if ok else self.on_decided()
+
+    def edit(self, item: PendingItem) -> None:
+        open_proposal_dialog(self.user, item, self.on_decided)
+
+    def confirm_many(self) -> None:
+        ids = sorted(self.selected)
+        ok, count = attempt(lambda s: proposals.confirm_many(s, self.user, proposal_ids=ids))
+        self.selected.clear()
+        self._done(f"Confirmed {count} proposals.") if ok else self.on_decided()
+
+    def reject_many(self) -> None:
+        ids = sorted(self.selected)
+        ok, count = attempt(lambda s: proposals.reject_many(s, self.user, proposal_ids=ids))
+        self.selected.clear()
+        self._done(f"Rejected {count} proposals.") if ok else self.on_decided()

@@ -1,0 +1,20 @@
+"""Inline text elements. Their text is always sent as text, never parsed as HTML."""
+
+from __future__ import annotations
+
+from nicegui.elements.mixins.text_element import TextElement
+
+
+class Inline(TextElement):
+    """A <span>, <mark>, <del>, <ins> or other inline tag holding plain text."""
+
+    def __init__(self, text: str, *, tag: str = "span") -> None:
+        super().__init__(tag=tag, text=text)
+
+
+def span(text: str, classes: str = "") -> Inline:
+    return Inline(text).classes(classes)
+
+
+def mark(text: str) -> Inline:
+    return Inline(text, tag="mark").classes("mr-mark")

@@ -1,0 +1,41 @@
+"""A notification with 'Undo' that stays for 10 seconds (a snackbar reachable with Tab)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from nicegui import ui
+
+UNDO_SECONDS = 10.0
+
+
+class UndoBar:
+    def __init__(self) -> None:
+        self._on_undo: Callable[[], None] | None = None
+        with (
+            ui.element("div").classes("mr-undo").props('role="status" aria-live="polite"').mark("undo-bar") as self.bar
+        ):
+            self.message = ui.label("").classes("mr-undo-text")
+            ui.button("Undo", on_click=self._undo).props("flat no-caps").classes("mr-undo-btn").mark("undo")
+            ui.button(icon="close", on_click=self.hide).props('flat round dense aria-label="Dismiss" color=white')
+        self.bar.set_visibility(False)
+        self.timer: ui.timer | None = None
+
+    def show(self, message: str, on_undo: Callable[[], None]) -> None:
+        self._on_undo = on_undo
+        self.message.set_text(message)
+        self.bar.set_visibility(True)
+        if self.timer is not None:
+            self.timer.cancel()
+        with self.bar:  # not in the caller's context: that card may be gone after the refresh
+            self.timer = ui.timer(UNDO_SECONDS, self.hide, once=True)
+
+    def hide(self) -> None:
+        self._on_undo = None
+        self.bar.set_visibility(False)
+
+    def _undo(self) -> None:
+        action, self._on_undo = self._on_undo, None
+        self.bar.set_visibility(False)
+        if action is not None:
+            action()
