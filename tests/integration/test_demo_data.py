@@ -37,3 +37,16 @@ def test_demo_loads_users_memories_and_proposals_once(tmp_path: Path) -> None:
     assert {m.type for m in alex_memories} == set(MemoryType)
     assert sum(m.status == MemoryStatus.DELETED for m in alex_memories) == 2
     assert (pending or 0) >= 5
+
+
+def test_demo_proposals_include_one_seen_before_and_one_that_replaces(tmp_path: Path) -> None:
+    from domain.proposals import list_pending
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'demo.sqlite3'}")
+    upgrade(engine)
+    load_demo(engine)
+    with unit_of_work(engine) as session:
+        alex = authenticate(session, username="alex", password="demo-alex")
+        previews = {item.proposal.content: item.preview.describe() for item in list_pending(session, alex).items}
+    assert previews["Prefers morning runs"] == "seen before — will count again (3×)"
+    assert previews["Left knee pain started around km 15 on the long run"] == "replaces: 'Occasional knee soreness'"
