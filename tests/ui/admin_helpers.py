@@ -1,0 +1,48 @@
+"""Helpers for the admin console's User tests: ids from the test database, opening a tab."""
+
+from __future__ import annotations
+
+from nicegui import ui
+from nicegui.testing import User
+from sqlalchemy import select
+
+from domain.models import AccessEvent, Memory
+from domain.visibility import with_inactive
+from persistence.engine import make_engine
+from persistence.uow import unit_of_work
+from tests.ui.conftest import log_in
+
+
+def memory_id(database_url: str, content: str) -> int | None:
+    engine = make_engine(database_url)
+    try:
+        with unit_of_work(engine, read_only=True) as session:
+            return session.scalar(
+                select(Memory.id).where(Memory.content == content).execution_options(**with_inactive())
+            )
+    finally:
+        engine.dispose()
+
+
+def access_kinds(database_url: str) -> list[tuple[str, str, int | None]]:
+    engine = make_engine(database_url)
+    try:
+        with unit_of_work(engine, read_only=True) as session:
+            rows = session.execute(select(AccessEvent.kind, AccessEvent.actor_label, AccessEvent.athlete_id))
+            return [(kind, actor, athlete) for kind, actor, athlete in rows]
+    finally:
+        engine.dispose()
+
+
+async def open_admin(user: User, tab: str | None = None) -> None:
+    await log_in(user, "admin")
+    await user.should_see("Admin console")
+    if tab is not None:
+        user.find(kind=ui.tab, content=tab).click()
+
+
+def choose(user: User, label: str, option: str) -> None:
+    """Pick the option shown as `option` in the select labelled `label`."""
+    select_element = next(e for e in user.find(label).elements if isinstance(e, ui.select))
+    assert isinstance(select_element.options, dict)
+    select_element.value = next(key for key, text in select_element.options.items() if text == option)

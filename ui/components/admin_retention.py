@@ -1,0 +1,69 @@
+"""Admin tab "Retention": what a purge would remove now, then "Run purge" removes exactly that."""
+
+from __future__ import annotations
+
+from nicegui import ui
+
+from domain.retention import PurgePlan, plan_purge, run_purge
+from ui import runtime
+from ui.cli_purge import retention_periods
+from ui.components.admin_common import as_admin, clip, when
+
+SHOWN = 20
+
+
+class RetentionTab:
+    def __init__(self) -> None:
+        self.plan: PurgePlan | None = None
+        ui.label(
+            "Audit events are never purged: the chain keeps every one. A purged archived memory leaves an "
+            "audit event of its own."
+        ).classes("mr-muted")
+        self.confirm_dialog = self._confirm_dialog()
+        self.summary()
+
+    def load(self) -> None:
+        periods = retention_periods(runtime.current().settings)
+        self.plan = as_admin(lambda s, u: plan_purge(s, u, periods=periods))
+        self.summary.refresh()
+
+    @ui.refreshable_method
+    def summary(self) -> None:
+        plan = self.plan
+        if plan is None:
+            return
+        ui.label(f"A purge now ({when(plan.now)}) would remove:").classes("font-medium")
+        with ui.column().classes("gap-1").mark("purge-plan"):
+            for line in plan.lines():
+                ui.label(line)
+        if plan.archived:
+            ui.label("Archived memories due:").classes("font-medium mt-2")
+            with ui.column().classes("gap-1").mark("purge-memories"):
+                for item in plan.archived[:SHOWN]:
+                    ui.label(f"#{item.memory_id} · archived {when(item.archived_at)} · {clip(item.content, 80)}")
+                if len(plan.archived) > SHOWN:
+                    ui.label(f"… and {len(plan.archived) - SHOWN:,} more").classes("mr-muted")
+        with ui.row().classes("gap-2"):
+            ui.button("Check again", icon="refresh", on_click=self.load).props("no-caps flat")
+            run_button = ui.button("Run purge", icon="delete_sweep", on_click=self.confirm_dialog.open)
+            run_button.props("no-caps unelevated color=negative").set_enabled(not plan.is_empty)
+
+    def _confirm_dialog(self) -> ui.dialog:
+        with ui.dialog() as dialog, ui.card().classes("w-96").mark("purge-dialog"):
+            ui.label("Run the purge?").classes("text-lg font-semibold")
+            ui.label("It removes exactly what is listed, for good.").classes("mr-muted")
+            with ui.row().classes("justify-end w-full"):
+                ui.button("Cancel", on_click=dialog.close).props("flat no-caps")
+                ui.button("Purge now", on_click=self.run).props("no-caps unelevated color=negative")
+        return dialog
+
+    def run(self) -> None:
+        plan = self.plan
+        if plan is None:
+            return
+        result = as_admin(lambda s, u: run_purge(s, u, plan=plan))
+        self.confirm_dialog.close()
+        if result is None:
+            return
+        ui.notify(" ".join(result.lines()), type="positive")
+        self.load()

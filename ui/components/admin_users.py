@@ -1,0 +1,167 @@
+"""Admin tab "Users": accounts with role, status and last login; create, reset, disable, change role."""
+
+from __future__ import annotations
+
+from nicegui import ui
+
+from domain.enums import Role
+from domain.models import User
+from domain.users import UserPage, change_role, create_user, list_users, reset_password, set_disabled
+from ui.components.admin_common import as_admin, pager, when
+from ui.components.timeago import time_ago
+
+PAGE_SIZE = 20
+ROLE_LABELS = {Role.ATHLETE: "Athlete", Role.ADMIN: "Admin"}
+ANY_ROLE = ""
+
+
+class UsersTab:
+    def __init__(self) -> None:
+        self.text_filter = ""
+        self.role_filter: Role | None = None
+        self.page_number = 1
+        self.page_data: UserPage | None = None
+        self.reset_target: tuple[int, str] | None = None
+        self._create_form()
+        with ui.row().classes("items-end gap-2 w-full").mark("user-filters"):
+            self.search = ui.input("Search users").props("outlined dense clearable").classes("w-64")
+            self.search.on("keydown.enter", self.apply)
+            self.role = ui.select({ANY_ROLE: "All roles", **ROLE_LABELS}, value=ANY_ROLE, label="Role")
+            self.role.props("outlined dense").classes("w-36")
+            ui.button("Search", icon="search", on_click=self.apply).props("no-caps unelevated color=teal-8").mark(
+                "users-search"
+            )
+        self.reset_dialog = self._reset_dialog()
+        self.results()
+
+    def load(self) -> None:
+        self.page_data = as_admin(
+            lambda s, u: list_users(
+                s, u, text=self.text_filter, role=self.role_filter, page=self.page_number, page_size=PAGE_SIZE
+            )
+        )
+        self.results.refresh()
+
+    def apply(self) -> None:
+        self.text_filter = self.search.value or ""
+        self.role_filter = Role(self.role.value) if self.role.value else None
+        self.page_number = 1
+        self.load()
+
+    def go_to(self, page: int) -> None:
+        self.page_number = page
+        self.load()
+
+    @ui.refreshable_method
+    def results(self) -> None:
+        data = self.page_data
+        if data is None:
+            return
+        if not data.users:
+            ui.label("No users match.").classes("mr-muted")
+        for user in data.users:
+            self._user_row(user)
+        pager(
+            status=f"Page {data.page} of {data.pages} · {data.total:,} users",
+            on_previous=(lambda: self.go_to(data.page - 1)) if data.page > 1 else None,
+            on_next=(lambda: self.go_to(data.page + 1)) if data.page < data.pages else None,
+            marker="users-pager",
+        )
+
+    def _user_row(self, user: User) -> None:
+        with (
+            ui.card().classes("mr-card w-full").props("flat bordered").mark(f"user-{user.username}"),
+            ui.row().classes("items-center gap-3 w-full"),
+        ):
+            with ui.column().classes("gap-0 grow"):
+                ui.label(f"{user.display_name} ({user.username})").classes("font-medium")
+                with ui.row().classes("gap-3 mr-muted text-sm"):
+                    ui.label(ROLE_LABELS[user.role])
+                    ui.label("Disabled" if user.disabled else "Active").classes(
+                        "text-negative" if user.disabled else ""
+                    )
+                    last = f"Last login {time_ago(user.last_login_at)}" if user.last_login_at else "Never logged in"
+                    ui.label(last).tooltip(when(user.last_login_at))
+            with ui.row().classes("gap-1"):
+                ui.button("Reset password", on_click=lambda u=user: self.ask_reset(u.id, u.username)).props(
+                    "no-caps flat color=teal-8"
+                )
+                ui.button(
+                    "Enable" if user.disabled else "Disable",
+                    on_click=lambda u=user: self.toggle_disabled(u.id, not u.disabled),
+                ).props("no-caps flat color=" + ("teal-8" if user.disabled else "negative"))
+                target = Role.ATHLETE if user.role == Role.ADMIN else Role.ADMIN
+                ui.button(
+                    f"Make {ROLE_LABELS[target].lower()}",
+                    on_click=lambda u=user, r=target: self.set_role(u.id, r),
+                ).props("no-caps flat")
+
+    def toggle_disabled(self, user_id: int, disabled: bool) -> None:
+        changed = as_admin(lambda s, u: set_disabled(s, u, user_id=user_id, disabled=disabled).username)
+        if changed is not None:
+            ui.notify(f"{changed} {'disabled' if disabled else 'enabled'}.", type="positive")
+            self.load()
+
+    def set_role(self, user_id: int, role: Role) -> None:
+        changed = as_admin(lambda s, u: change_role(s, u, user_id=user_id, role=role).username)
+        if changed is not None:
+            ui.notify(f"{changed} is now {ROLE_LABELS[role].lower()}.", type="positive")
+            self.load()
+
+    # Create an account.
+    def _create_form(self) -> None:
+        with (
+            ui.expansion("Create user", icon="person_add").classes("w-full").mark("create-user"),
+            ui.row().classes("items-end gap-2 w-full"),
+        ):
+            self.new_username = ui.input("Username").props("outlined dense autocomplete=off")
+            self.new_name = ui.input("Display name").props("outlined dense autocomplete=off")
+            self.new_role = ui.select(ROLE_LABELS, value=Role.ATHLETE, label="Role").props("outlined dense")
+            self.new_role.classes("w-32")
+            self.new_password = ui.input("Initial password", password=True, password_toggle_button=True)
+            self.new_password.props("outlined dense autocomplete=new-password")
+            ui.button("Create", icon="add", on_click=self.create).props("no-caps unelevated color=teal-8")
+
+    def create(self) -> None:
+        username, password = self.new_username.value or "", self.new_password.value or ""
+        name, role = self.new_name.value or None, Role(self.new_role.value)
+        created = as_admin(
+            lambda s, u: create_user(s, u, username=username, password=password, role=role, display_name=name).username
+        )
+        if created is None:
+            return
+        for field in (self.new_username, self.new_name, self.new_password):
+            field.set_value("")
+        ui.notify(f"Created {ROLE_LABELS[role].lower()} {created}.", type="positive")
+        self.load()
+
+    # Reset a password (ends that user's sessions).
+    def _reset_dialog(self) -> ui.dialog:
+        with ui.dialog() as dialog, ui.card().classes("w-96").mark("reset-dialog"):
+            self.reset_title = ui.label("").classes("text-lg font-semibold")
+            ui.label("Their open sessions end; tell them the new password another way.").classes("mr-muted")
+            self.reset_password = ui.input("New password", password=True, password_toggle_button=True)
+            self.reset_password.props("outlined dense autocomplete=new-password").classes("w-full")
+            self.reset_password.on("keydown.enter", self.reset)
+            with ui.row().classes("justify-end w-full"):
+                ui.button("Cancel", on_click=dialog.close).props("flat no-caps")
+                ui.button("Set password", on_click=self.reset).props("no-caps unelevated color=teal-8")
+        return dialog
+
+    def ask_reset(self, user_id: int, username: str) -> None:
+        self.reset_target = (user_id, username)
+        self.reset_title.set_text(f"Reset the password of {username}")
+        self.reset_password.set_value("")
+        self.reset_dialog.open()
+
+    def reset(self) -> None:
+        if self.reset_target is None:
+            return
+        user_id, username = self.reset_target
+        password = self.reset_password.value or ""
+        done = as_admin(lambda s, u: reset_password(s, u, user_id=user_id, new_password=password).id)
+        if done is None:
+            return
+        self.reset_dialog.close()
+        ui.notify(f"Password of {username} reset; their sessions ended.", type="positive")
+        self.load()
