@@ -40,7 +40,9 @@ class AuditTab:
             self.until = date_input("Until")
             self.text = ui.input("Search text").props("outlined dense clearable").classes("w-48")
             self.text.on("keydown.enter", self.apply)
-            ui.button("Apply", icon="filter_alt", on_click=self.apply).props("no-caps unelevated color=teal-8")
+            ui.button("Apply", icon="filter_alt", on_click=self.apply).props("no-caps unelevated color=teal-8").mark(
+                "audit-apply"
+            )
             ui.button("Export CSV", icon="download", on_click=self.export).props("no-caps outline color=teal-8")
         self.detail_dialog = self._detail_dialog()
         self.results()
@@ -98,10 +100,11 @@ class AuditTab:
             newest = ui.button("Newest", icon="first_page", on_click=lambda: self.page(None, None))
             newest.props("flat no-caps").set_enabled(data.has_newer)
             newer = ui.button("Newer", icon="chevron_left", on_click=lambda: self.page(None, data.newest_seq))
+            newer.mark("audit-newer")
             newer.props("flat no-caps").set_enabled(data.has_newer)
             span = f"Events #{data.oldest_seq:,}–#{data.newest_seq:,}" if data.rows else "No events"
             ui.label(span).classes("mr-muted").props('aria-live="polite"')
-            older = ui.button("Older", on_click=lambda: self.page(data.oldest_seq, None))
+            older = ui.button("Older", on_click=lambda: self.page(data.oldest_seq, None)).mark("audit-older")
             older.props("flat no-caps icon-right=chevron_right").set_enabled(data.has_older)
 
     def _table(self, rows: list[AuditRow]) -> None:
@@ -131,7 +134,7 @@ class AuditTab:
                                 ui.label(f"Reason: {row.reason}").classes("mr-muted")
                         with ui.element("td").classes("p-1 align-top"):
                             button = ui.button(icon="open_in_new", on_click=lambda seq=row.seq: self.open(seq))
-                            button.props("flat round dense").tooltip("Show before and after")
+                            button.props("flat round dense").mark(f"open-{row.seq}").tooltip("Show before and after")
                             set_aria_label(button, f"Open event {row.seq}")
 
     def _detail_dialog(self) -> ui.dialog:
