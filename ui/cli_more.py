@@ -2,18 +2,11 @@
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
-MODULES = ("ui.cli_ingest", "ui.cli_purge")
+from ui import cli_ingest, cli_purge
 
 
 def add_commands(commands: Any) -> None:
-    for name in MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-            continue
+    for module in (cli_ingest, cli_purge):
         module.add_commands(commands)

@@ -110,7 +110,7 @@ def test_console_script_is_installed_and_explains_itself() -> None:
     script = Path(sys.executable).parent / "memory-review"
     result = subprocess.run([str(script), "--help"], capture_output=True, text=True, check=False)
     assert result.returncode == 0
-    for command in ("serve", "db", "user", "audit", "ingest"):
+    for command in ("serve", "db", "user", "audit", "ingest", "purge"):
         assert command in result.stdout
     bad = subprocess.run([str(script), "user", "create", "x"], capture_output=True, text=True, check=False)
     assert bad.returncode != 0 and "--role" in bad.stderr
