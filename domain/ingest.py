@@ -16,7 +16,7 @@ from domain.errors import InvalidInput
 from domain.extraction import Candidate, Extractor, default_extractors
 from domain.insights import propose_insights
 from domain.models import Proposal, SourceText, User
-from domain.proposals import proposal_snapshot
+from domain.proposals import add_proposal
 from domain.schemas import check_source_text, clean_reference
 from domain.types import utcnow
 from domain.users import find_user
@@ -141,17 +141,5 @@ def _propose(
             status=ProposalStatus.PENDING,
             created_at=utcnow(),
         )
-        session.add(proposal)
-        session.flush()
-        audit.record(
-            session,
-            actor=actor,
-            actor_label=actor_label,
-            action="propose",
-            target_type="proposal",
-            target_id=proposal.id,
-            athlete_id=athlete.id,
-            after=proposal_snapshot(proposal),
-        )
-        made.append(proposal)
+        made.append(add_proposal(session, proposal, actor=actor, actor_label=actor_label))
     return made

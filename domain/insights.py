@@ -5,12 +5,11 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from domain import audit
 from domain.dedup import normalize
 from domain.enums import MemoryType, ProposalStatus
 from domain.models import Memory, Proposal, User
 from domain.pattern_analysis import Insight, Observation, new_insights
-from domain.proposals import proposal_snapshot
+from domain.proposals import add_proposal
 from domain.types import utcnow
 
 EXTRACTOR = "pattern_analysis"
@@ -62,16 +61,4 @@ def _propose(session: Session, athlete: User, insight: Insight, actor: User | No
         status=ProposalStatus.PENDING,
         created_at=utcnow(),
     )
-    session.add(proposal)
-    session.flush()
-    audit.record(
-        session,
-        actor=actor,
-        actor_label=actor_label,
-        action="propose",
-        target_type="proposal",
-        target_id=proposal.id,
-        athlete_id=athlete.id,
-        after=proposal_snapshot(proposal),
-    )
-    return proposal
+    return add_proposal(session, proposal, actor=actor, actor_label=actor_label)

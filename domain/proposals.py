@@ -57,6 +57,23 @@ def proposal_snapshot(proposal: Proposal) -> dict[str, object]:
     }
 
 
+def add_proposal(session: Session, proposal: Proposal, *, actor: User | None, actor_label: str) -> Proposal:
+    """Store a new pending proposal with its audit event."""
+    session.add(proposal)
+    session.flush()
+    audit.record(
+        session,
+        actor=actor,
+        actor_label=actor_label,
+        action="propose",
+        target_type="proposal",
+        target_id=proposal.id,
+        athlete_id=proposal.athlete_id,
+        after=proposal_snapshot(proposal),
+    )
+    return proposal
+
+
 def _pending_filter(athlete_id: int, max_age: timedelta) -> list[ColumnElement[bool]]:
     return [
         Proposal.athlete_id == athlete_id,

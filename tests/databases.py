@@ -80,3 +80,16 @@ class SqliteTemplate:
     def copy_to(self, target: Path) -> str:
         shutil.copyfile(self.path, target)
         return f"sqlite:///{target}"
+
+
+def build_demo_database(path: Path) -> Path:
+    """A migrated SQLite file with the demo data set, checkpointed so it can be copied."""
+    from persistence.demo import load_demo
+
+    engine = make_engine(f"sqlite:///{path}")
+    upgrade(engine)
+    load_demo(engine)
+    with engine.connect() as connection:
+        connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    engine.dispose()
+    return path

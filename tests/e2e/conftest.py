@@ -16,16 +16,19 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
 
-from persistence.demo import load_demo
-from persistence.engine import make_engine
-from persistence.migrate import upgrade
+from tests.databases import build_demo_database
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("MEMORY_REVIEW_CHROMIUM", "/usr/bin/chromium")
 AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 expect.set_options(timeout=10_000)
 
@@ -50,14 +53,7 @@ def _clean_env(**extra: str) -> dict[str, str]:
 
 @pytest.fixture(scope="session")
 def demo_db_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("e2e-template") / "demo.sqlite3"
-    engine = make_engine(f"sqlite:///{path}")
-    upgrade(engine)
-    load_demo(engine)
-    with engine.connect() as connection:
-        connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-    engine.dispose()
-    return path
+    return build_demo_database(tmp_path_factory.mktemp("e2e-template") / "demo.sqlite3")
 
 
 def start_server(database: Path, data_dir: Path) -> tuple[subprocess.Popen[bytes], Server]:
@@ -66,7 +62,10 @@ def start_server(database: Path, data_dir: Path) -> tuple[subprocess.Popen[bytes
     log = (data_dir / "server.log").open("wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "ui.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", url],
-        cwd=ROOT, env=_clean_env(MEMORY_REVIEW_DATA_DIR=str(data_dir)), stdout=log, stderr=subprocess.STDOUT,
+        cwd=ROOT,
+        env=_clean_env(MEMORY_REVIEW_DATA_DIR=str(data_dir)),
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

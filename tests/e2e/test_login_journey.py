@@ -11,7 +11,7 @@ def test_alex_logs_in_and_sees_a_demo_memory(page: Page, server: Server) -> None
     page.goto(server.url)
     expect(page).to_have_url(f"{server.url}/login")
     log_in(page, server, "alex", "demo-alex")
-    expect(page.get_by_text("Occasional knee soreness")).to_be_visible()
+    expect(page.get_by_text("Occasional knee soreness", exact=True).first).to_be_visible()
     expect(page.get_by_text("Alex Rivera")).to_be_visible()
     assert axe_violations(page) == []
 

@@ -8,23 +8,14 @@ from pathlib import Path
 import pytest
 from nicegui.testing import User
 
-from persistence.demo import load_demo
-from persistence.engine import make_engine
-from persistence.migrate import upgrade
+from tests.databases import build_demo_database
 
 DEMO_PASSWORDS = {"alex": "demo-alex", "sam": "demo-sam", "admin": "demo-admin"}
 
 
 @pytest.fixture(scope="session")
 def demo_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("demo") / "demo.sqlite3"
-    engine = make_engine(f"sqlite:///{path}")
-    upgrade(engine)
-    load_demo(engine)
-    with engine.connect() as connection:
-        connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-    engine.dispose()
-    return path
+    return build_demo_database(tmp_path_factory.mktemp("demo") / "demo.sqlite3")
 
 
 @pytest.fixture(autouse=True)
