@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from nicegui import ui
 from nicegui.testing import User
 from sqlalchemy import select
@@ -11,6 +13,13 @@ from domain.visibility import with_inactive
 from persistence.engine import make_engine
 from persistence.uow import unit_of_work
 from tests.ui.conftest import log_in
+
+LOADED_MARKERS = {
+    "Deleted": "deleted-pager",
+    "Audit log": "audit-pager",
+    "Users": "users-pager",
+    "Retention": "purge-plan",
+}
 
 
 def memory_id(database_url: str, content: str) -> int | None:
@@ -39,6 +48,12 @@ async def open_admin(user: User, tab: str | None = None) -> None:
     await user.should_see("Admin console")
     if tab is not None:
         user.find(kind=ui.tab, content=tab).click()
+    await user.should_see(marker=LOADED_MARKERS[tab or "Deleted"])  # tabs render in a background refresh
+
+
+async def settled() -> None:
+    """Let background refreshes run (a refreshable's refresh() is fire-and-forget)."""
+    await asyncio.sleep(0.1)
 
 
 def choose(user: User, label: str, option: str) -> None:

@@ -145,7 +145,9 @@ class UsersTab:
             self.reset_password.on("keydown.enter", self.reset)
             with ui.row().classes("justify-end w-full"):
                 ui.button("Cancel", on_click=dialog.close).props("flat no-caps")
-                ui.button("Set password", on_click=self.reset).props("no-caps unelevated color=teal-8")
+                ui.button("Set password", on_click=self.reset).props("no-caps unelevated color=teal-8").mark(
+                    "reset-confirm"
+                )
         return dialog
 
     def ask_reset(self, user_id: int, username: str) -> None:

@@ -1,0 +1,98 @@
+"""Admin tab "Users" in NiceGUI's User fixture: list, create, reset password, disable, roles."""
+
+from __future__ import annotations
+
+from nicegui.testing import User
+
+from tests.ui.admin_helpers import choose, open_admin, settled
+from tests.ui.conftest import log_in
+
+
+async def test_lists_users_with_role_status_and_last_login(user: User) -> None:
+    await open_admin(user, "Users")
+    with user.scope(marker="user-alex"):
+        await user.should_see("Alex Rivera (alex)")
+        await user.should_see("Athlete")
+        await user.should_see("Active")
+        await user.should_see("Never logged in")
+    with user.scope(marker="user-admin"):
+        await user.should_see("Last login just now")
+    await user.should_see("Page 1 of 1 · 3 users")
+
+
+async def test_create_an_athlete_who_can_then_log_in(user: User) -> None:
+    await open_admin(user, "Users")
+    user.find("Create user").click()
+    with user.scope(marker="create-user"):
+        user.find("Username").type("jo")
+        user.find("Display name").type("Jo Lee")
+        user.find("Initial password").type("long enough")
+        user.find("Create").click()
+    await user.should_see("Created athlete jo.")
+    await user.should_see("Jo Lee (jo)")
+    user.find("Log out").click()
+    await log_in(user, "jo", "long enough")
+    await user.should_see("Jo Lee")
+
+
+async def test_create_shows_what_is_wrong(user: User) -> None:
+    await open_admin(user, "Users")
+    with user.scope(marker="create-user"):
+        user.find("Username").type("alex")
+        user.find("Initial password").type("long enough")
+        choose(user, "Role", "Admin")
+        user.find("Create").click()
+    await user.should_see("Username: 'alex' is taken.")
+
+
+async def test_disable_then_enable(user: User) -> None:
+    await open_admin(user, "Users")
+    with user.scope(marker="user-sam"):
+        user.find("Disable").click()
+    await user.should_see("sam disabled.")
+    await settled()
+    with user.scope(marker="user-sam"):
+        await user.should_see("Disabled")
+        user.find("Enable").click()
+    await user.should_see("sam enabled.")
+
+
+async def test_the_last_admin_cannot_disable_or_demote_themselves(user: User) -> None:
+    await open_admin(user, "Users")
+    with user.scope(marker="user-admin"):
+        user.find("Disable").click()
+    await user.should_see("At least one active admin must remain.")
+    with user.scope(marker="user-admin"):
+        user.find("Make athlete").click()
+    await user.should_see("At least one active admin must remain.")
+    with user.scope(marker="user-admin"):
+        await user.should_see("Active")
+
+
+async def test_reset_password(user: User) -> None:
+    await open_admin(user, "Users")
+    with user.scope(marker="user-sam"):
+        user.find("Reset password").click()
+    with user.scope(marker="reset-dialog"):
+        await user.should_see("Reset the password of sam")
+        user.find("New password").type("short")
+    user.find(marker="reset-confirm").click()
+    await user.should_see("Password: at least 8 characters.")
+    with user.scope(marker="reset-dialog"):
+        user.find("New password").type(" and now long")
+    user.find(marker="reset-confirm").click()
+    await user.should_see("Password of sam reset; their sessions ended.")
+    user.find("Log out").click()
+    await log_in(user, "sam", "short and now long")
+    await user.should_see("Sam Okafor")
+
+
+async def test_promote_and_demote(user: User) -> None:
+    await open_admin(user, "Users")
+    with user.scope(marker="user-sam"):
+        user.find("Make admin").click()
+    await user.should_see("sam is now admin.")
+    await settled()
+    with user.scope(marker="user-sam"):
+        user.find("Make athlete").click()
+    await user.should_see("sam is now athlete.")
