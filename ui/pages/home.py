@@ -47,7 +47,7 @@ class ContextPage:
         with ui.element("section").classes("mr-section mr-review w-full").props('aria-label="To review"'):
             self.review = ReviewSection(user, on_decided=self.changed)
             self.review.render()
-        with ui.element("section").classes("mr-section w-full").props('aria-label="Memories"'):
+        with ui.element("section").classes("mr-section w-full").props('aria-label="Memories"').mark("memories"):
             ui.label("Memories").classes("mr-section-title").props('role="heading" aria-level="2"')
             clear_filters = filter_bar(self.filters, lambda: self.memories.reload(from_start=True))
             actions = MemoryActions(edit=self.edit, delete=self.delete, history=lambda m: self.history(m.id))

@@ -1,0 +1,222 @@
+"""The Context page's memories in NiceGUI's User fixture: add, edit, conflicts, delete, history, search."""
+
+from __future__ import annotations
+
+from nicegui.testing import User
+from sqlalchemy import func, select
+
+from domain import memories
+from domain.enums import MemoryStatus, MemoryType
+from domain.models import Memory
+from domain.schemas import MemoryEdit
+from persistence.uow import unit_of_work
+from tests.ui.conftest import log_in
+from tests.ui.test_context_support import (
+    add_memories,
+    athlete,
+    database,
+    eventually,
+    memory_by_content,
+    open_context,
+    set_value,
+    texts,
+)
+
+
+def injury_texts(user: User) -> list[str]:
+    with user.scope(marker="group-injury_history"):
+        return texts(user, "memory-content")
+
+
+def active_count(url: str) -> int:
+    with database(url) as engine:
+        owner = athlete(engine, "alex")
+        with unit_of_work(engine, read_only=True) as session:
+            return session.scalar(select(func.count()).select_from(Memory).where(Memory.athlete_id == owner.id)) or 0
+
+
+async def test_memories_are_grouped_by_type_with_counts_and_details(user: User) -> None:
+    await open_context(user)
+    for heading in ("Injury history (4)", "Preferences (4)", "Context (4)", "Training responses (3)", "Insights (2)"):
+        await user.should_see(heading)
+    await user.should_see("Learned per week")
+    with user.scope(marker="group-context"):
+        await user.should_see("Works as a nurse on rotating shifts")
+        await user.should_see("Seen 3×")
+        await user.should_see("High confidence")
+        await user.should_see("Your message")
+        await user.should_see("context:job")
+        await user.should_see("Updated 3 months ago")
+
+
+async def test_add_memory_shows_errors_at_the_field_and_saves_only_when_valid(user: User, app_database: str) -> None:
+    before = active_count(app_database)
+    await open_context(user)
+    user.find(marker="add-memory").click()
+    with user.scope(marker="add-dialog"):
+        await user.should_see("Content")
+        user.find(marker="save").click()
+        await user.should_see("Content: must not be empty")
+        user.find(marker="field-content").type("Runs with a club on Tuesdays <b>fast</b>")
+        user.find(marker="save").click()
+        await user.should_see("Type: choose one.")
+        set_value(user, "field-type", MemoryType.CONTEXT.value)
+        user.find(marker="field-tags").type("Club Night")
+        user.find(marker="save").click()
+        await user.should_see("is not a tag")
+        assert active_count(app_database) == before
+        user.find(marker="field-tags").clear().type("context:club, time:evening")
+        user.find(marker="save").click()
+    await user.should_see("Memory added.")
+    await user.should_not_see(marker="add-dialog")
+    assert active_count(app_database) == before + 1
+    with database(app_database) as engine:
+        added = memory_by_content(engine, "alex", "Runs with a club on Tuesdays <b>fast</b>")
+    assert (added.type, added.tags) == (MemoryType.CONTEXT, ["context:club", "time:evening"])
+    await user.should_see("Context (5)")
+    with user.scope(marker=f"memory-{added.id}"):
+        await user.should_see("Runs with a club on Tuesdays <b>fast</b>")  # as typed, not as HTML
+        await user.should_see("Added by you")
+
+
+async def test_edit_saves_and_a_conflicting_edit_overwrites_nothing(user: User, app_database: str) -> None:
+    with database(app_database) as engine:
+        memory = memory_by_content(engine, "alex", "Occasional knee soreness")
+        await open_context(user)
+        with user.scope(marker=f"memory-{memory.id}"):
+            user.find(marker="memory-edit").click()
+        with user.scope(marker="edit-dialog"):
+            user.find(marker="field-content").clear().type("Knee soreness after hills")
+            # Meanwhile, another tab changes the same memory.
+            with unit_of_work(engine) as session:
+                memories.edit_memory(
+                    session,
+                    athlete(engine, "alex"),
+                    memory_id=memory.id,
+                    changes=MemoryEdit(content="Knee soreness on descents"),
+                    expected_version=memory.version,
+                )
+            user.find(marker="save").click()
+            await user.should_see("This memory changed meanwhile")
+            await user.should_see("Knee soreness on descents")  # the newer version, shown
+            assert user.find(marker="field-content").elements.pop().value == "Knee soreness after hills"  # kept
+            assert memory_by_content(engine, "alex", "Knee soreness on descents").id == memory.id  # not overwritten
+            user.find(marker="save").click()  # having seen the newer version, the athlete saves theirs
+        await user.should_see("Memory saved.")
+        saved = memory_by_content(engine, "alex", "Knee soreness after hills")
+    assert (saved.id, saved.confidence.value) == (memory.id, "high")
+    await user.should_not_see(marker="edit-dialog")
+    await user.should_see("Knee soreness after hills")
+    with user.scope(marker=f"memory-{memory.id}"):
+        await user.should_see("Knee soreness after hills")
+
+
+async def test_delete_then_undo_brings_the_memory_back(user: User, app_database: str) -> None:
+    with database(app_database) as engine:
+        memory = memory_by_content(engine, "alex", "Dislikes running on the treadmill")
+        await open_context(user)
+        with user.scope(marker=f"memory-{memory.id}"):
+            user.find(marker="memory-delete").click()
+        await user.should_see("Deleted 'Dislikes running on the treadmill'")
+        await user.should_not_see(marker=f"memory-{memory.id}")
+        assert memory_by_content(engine, "alex", memory.content).status == MemoryStatus.DELETED
+        await user.should_see("Preferences (3)")
+        user.find(marker="undo").click()
+        await user.should_see("Brought back 'Dislikes running on the treadmill'")
+        assert memory_by_content(engine, "alex", memory.content).status == MemoryStatus.ACTIVE
+    await user.should_see(marker=f"memory-{memory.id}")
+    await user.should_see("Preferences (4)")
+    await user.should_not_see(marker="undo-bar")
+
+
+async def test_history_shows_versions_as_a_diff_and_restores_one(user: User, app_database: str) -> None:
+    with database(app_database) as engine:
+        memory = memory_by_content(engine, "alex", "Prefers morning runs")
+        with unit_of_work(engine) as session:
+            memories.edit_memory(
+                session,
+                athlete(engine, "alex"),
+                memory_id=memory.id,
+                changes=MemoryEdit(content="Prefers early morning runs", tags=["time:morning", "time:early"]),
+                expected_version=memory.version,
+            )
+        await open_context(user)
+        with user.scope(marker=f"memory-{memory.id}"):
+            user.find(marker="memory-history").click()
+        with user.scope(marker="history-dialog"):
+            await user.should_see("Edited")
+            await user.should_see("Imported")
+            await user.should_see("Tags added: time:early")
+            await user.should_see("Confidence: Medium confidence → High confidence")
+            diff = user.find(marker="diff").elements
+            pieces = [(child.tag, child.text) for element in diff for child in element.default_slot.children]
+            assert ("ins", " early") in pieces, pieces
+            assert len(user.find(marker="restore-version").elements) == 1  # the current version has none
+            user.find(marker="restore-version").click()
+        await user.should_see("Restored this version.")
+        restored = memory_by_content(engine, "alex", "Prefers morning runs")
+    assert (restored.id, restored.tags, restored.confidence.value) == (memory.id, ["time:morning"], "medium")
+
+
+async def test_search_filters_and_sort(user: User) -> None:
+    await open_context(user)
+    with user.scope(marker="memories"):
+        await search_filters_and_sort(user)
+
+
+async def search_filters_and_sort(user: User) -> None:
+    user.find(marker="search").type("knee")
+    await user.should_see("Occasional knee soreness")
+    await user.should_see("Knee complaints cluster after runs longer than 18 km")
+    await user.should_not_see("Prefers morning runs")
+    await user.should_see("Injury history (1)")
+    user.find(marker="search").clear()
+    set_value(user, "filter-type", ["preference"])
+    await user.should_see("Prefers morning runs")
+    await user.should_not_see("Occasional knee soreness")
+    set_value(user, "filter-type", [])
+    set_value(user, "filter-source", ["manual"])
+    await user.should_see("Keeps long runs on Sunday mornings")
+    await user.should_not_see("Prefers morning runs")
+    set_value(user, "filter-source", [])
+    set_value(user, "filter-confidence", ["low"])
+    await user.should_see("Occasional knee soreness")
+    await user.should_not_see("Keeps long runs on Sunday mornings")
+    set_value(user, "filter-confidence", [])
+    await user.should_see("Injury history (4)")
+    await eventually(lambda: injury_texts(user)[-1].startswith("Had plantar fasciitis"))  # oldest update last
+    set_value(user, "sort", "confidence")
+    await eventually(lambda: injury_texts(user)[0].startswith("Had plantar fasciitis"))  # the only high one first
+    user.find(marker="search").type("zebra crossing")
+    await user.should_see("No memories match your search or filters.")
+    user.find("Clear filters").click()
+    await user.should_see("Occasional knee soreness")
+    assert user.find(marker="search").elements.pop().value == ""
+
+
+async def test_a_long_list_loads_a_page_at_a_time(user: User, app_database: str) -> None:
+    with database(app_database) as engine:
+        add_memories(engine, "alex", 60)
+    await open_context(user)
+    await user.should_see("Context (16)")
+    with user.scope(marker="group-context"):
+        assert len(user.find(marker="memory-content").elements) == 10
+        await user.should_see("Show more (6 more)")
+        user.find(marker="more-context").click()
+        assert len(user.find(marker="memory-content").elements) == 16
+    with user.scope(marker="group-context"):
+        await user.should_not_see("Show more (6 more)")
+
+
+async def test_an_athlete_cannot_reach_another_athletes_memory_by_id(user: User, app_database: str) -> None:
+    with database(app_database) as engine:
+        sams = memory_by_content(engine, "sam", "Travels for work most weeks")
+        own = memory_by_content(engine, "alex", "Prefers morning runs")
+    await log_in(user, "alex")
+    await user.should_see("What your coach remembers")
+    await user.open(f"/?memory={sams.id}")
+    await user.should_see("Memory not found.")
+    await user.should_not_see("Travels for work most weeks")
+    await user.should_not_see(marker="history-dialog")
+    await user.open(f"/?memory={own.id}")
+    await user.should_see(marker="history-dialog")

@@ -1,0 +1,194 @@
+"""The Context page's 'To review' section in NiceGUI's User fixture: confirm, edit, reject, bulk."""
+
+from __future__ import annotations
+
+from nicegui import ui
+from nicegui.testing import User
+from sqlalchemy import Engine, select
+
+from domain import proposals
+from domain.enums import MemoryStatus, MemoryType, ProposalStatus
+from domain.models import Memory, Proposal
+from persistence.uow import unit_of_work
+from tests.ui.test_context_support import (
+    NEW,
+    REPLACES,
+    SEEN_BEFORE,
+    UNSAFE,
+    add_proposals,
+    athlete,
+    database,
+    eventually,
+    memory_by_content,
+    open_context,
+    proposal,
+    set_value,
+)
+
+
+def reject_all_pending(engine: Engine, username: str) -> None:
+    """Start from an empty review list, whatever the demo data proposed."""
+    owner = athlete(engine, username)
+    with unit_of_work(engine) as session:
+        ids = session.scalars(
+            select(Proposal.id).where(Proposal.athlete_id == owner.id, Proposal.status == ProposalStatus.PENDING)
+        ).all()
+        if ids:
+            proposals.reject_many(session, owner, proposal_ids=list(ids))
+
+
+async def test_each_proposal_says_what_confirming_will_do_and_shows_its_evidence(user: User, app_database: str) -> None:
+    with database(app_database) as engine:
+        seen, replaces, new = add_proposals(engine, "alex", [SEEN_BEFORE, REPLACES, NEW])
+    await open_context(user)
+    await user.should_see("To review")
+    with user.scope(marker=f"proposal-{seen}"):
+        await user.should_see("seen before — will count again (3×)")
+        await user.should_see("I prefer morning runs")  # the marked evidence
+        await user.should_see("Preference")
+        await user.should_see("time:morning")
+    with user.scope(marker=f"proposal-{replaces}"):
+        await user.should_see("replaces: 'Occasional knee soreness'")
+        await user.should_see("Keep both")
+        await user.should_see("Low confidence")
+    with user.scope(marker=f"proposal-{new}"):
+        await user.should_see("new")
+        await user.should_not_see("Keep both")
+    marked = [e.text for e in user.find(kind=ui.element, marker="evidence").elements for e in e.descendants()]
+    assert "I swim on Fridays to recover" in marked
+
+
+async def test_note_text_is_shown_as_text_not_html(user: User, app_database: str) -> None:
+    with database(app_database) as engine:
+        (unsafe,) = add_proposals(engine, "alex", [UNSAFE])
+    await open_context(user)
+    with user.scope(marker=f"proposal-{unsafe}"):
+        await user.should_see("Says <script>alert(1)</script> often")
+        await user.should_see("<script>alert(1)</script>")
+    await user.should_not_see(kind=ui.html)
+
+
+async def test_confirm_counts_a_seen_before_memory_again(user: User, app_database: str) -> None:
+    with database(app_database) as engine:
+        (seen,) = add_proposals(engine, "alex", [SEEN_BEFORE])
+        before = memory_by_content(engine, "alex", "Prefers morning runs")
+        await open_context(user)
+        with user.scope(marker=f"proposal-{seen}"):
+            user.find(marker="proposal-confirm").click()
+        await user.should_see("Confirmed: 'Prefers morning runs'")
+        assert proposal(engine, seen).status == ProposalStatus.CONFIRMED
+        after = memory_by_content(engine, "alex", "Prefers morning runs")
+    assert (after.id, after.occurrences) == (before.id, before.occurrences + 1)
+    await user.should_not_see(marker=f"proposal-{seen}")
+    await eventually(lambda: "Seen 3×" in card_texts(user, after.id))
+
+
+def card_texts(user: User, memory_id: int) -> list[str]:
+    with user.scope(marker=f"memory-{memory_id}"):
+        return [getattr(e, "text", "") for e in user.find(kind=ui.label).elements]
+
+
+async def test_keep_both_confirms_without_replacing(user: User, app_database: str) -> None:
+    with database(app_database) as engine:
+        (first,) = add_proposals(engine, "alex", [REPLACES])
+        await open_context(user)
+        with user.scope(marker=f"proposal-{first}"):
+            set_value(user, "keep-both", True)
+            user.find(marker="proposal-confirm").click()
+        await user.should_see("Confirmed: 'Left knee pain after long runs'")
+        old = memory_by_content(engine, "alex", "Occasional knee soreness")
+        assert old.status == MemoryStatus.ACTIVE  # kept both
+    await user.should_see("Occasional knee soreness")
+
+
+async def test_confirm_that_replaces_archives_the_old_memory(user: User, app_database: str) -> None:
+    with database(app_database) as engine:
+        (replaces,) = add_proposals(engine, "alex", [REPLACES])
+        await open_context(user)
+        with user.scope(marker=f"proposal-{replaces}"):
+            user.find(marker="proposal-confirm").click()
+        await user.should_see("Confirmed: 'Left knee pain after long runs'")
+        old = memory_by_content(engine, "alex", "Occasional knee soreness")
+    assert old.status == MemoryStatus.ARCHIVED
+    await user.should_not_see("Occasional knee soreness")
+
+
+async def test_edit_then_confirm_saves_the_athletes_wording(user: User, app_database: str) -> None:
+    with database(app_database) as engine:
+        (new,) = add_proposals(engine, "alex", [NEW])
+        await open_context(user)
+        with user.scope(marker=f"proposal-{new}"):
+            user.find(marker="proposal-edit").click()
+        await user.should_see("Edit proposal")
+        with user.scope(marker="proposal-dialog"):
+            user.find(marker="field-content").clear()
+            user.find(marker="field-content").click()  # nothing to click; the field just has focus
+            user.find(marker="dialog-confirm").click()
+            await user.should_see("Content: must not be empty")
+            assert proposal(engine, new).status == ProposalStatus.PENDING
+            user.find(marker="field-content").type("Swims every Friday to recover")
+            set_value(user, "field-type", MemoryType.PREFERENCE.value)
+            user.find(marker="field-tags").clear().type("context:swimming, time:friday")
+            user.find(marker="dialog-confirm").click()
+        await user.should_see("Confirmed.")
+        decided = proposal(engine, new)
+        assert decided.status == ProposalStatus.CONFIRMED
+        with unit_of_work(engine, read_only=True) as session:
+            memory = session.get(Memory, decided.memory_id)
+            assert memory is not None
+    assert (memory.content, memory.type, memory.tags) == (
+        "Swims every Friday to recover",
+        MemoryType.PREFERENCE,
+        ["context:swimming", "time:friday"],
+    )
+    await user.should_see("Swims every Friday to recover")
+
+
+async def test_reject_removes_the_proposal_and_keeps_memories_unchanged(user: User, app_database: str) -> None:
+    with database(app_database) as engine:
+        (new,) = add_proposals(engine, "alex", [NEW])
+        await open_context(user)
+        with user.scope(marker=f"proposal-{new}"):
+            user.find(marker="proposal-reject").click()
+        await user.should_see("Rejected: 'Swims on Fridays to recover'")
+        assert proposal(engine, new).status == ProposalStatus.REJECTED
+        owner = athlete(engine, "alex")
+        with unit_of_work(engine, read_only=True) as session:
+            made = session.scalars(select(Memory).where(Memory.athlete_id == owner.id, Memory.content == NEW.content))
+            assert made.all() == []
+    await user.should_not_see(marker=f"proposal-{new}")
+
+
+async def test_bulk_confirm_and_reject_a_selection_then_the_kind_empty_state(user: User, app_database: str) -> None:
+    with database(app_database) as engine:
+        reject_all_pending(engine, "alex")
+        seen, new, unsafe = add_proposals(engine, "alex", [SEEN_BEFORE, NEW, UNSAFE])
+        await open_context(user)
+        for proposal_id in (seen, new):
+            with user.scope(marker=f"proposal-{proposal_id}"):
+                user.find(marker="proposal-select").click()
+        await user.should_see("Confirm selected (2)")
+        user.find(marker="confirm-selected").click()
+        await user.should_see("Confirmed 2 proposals.")
+        assert {proposal(engine, p).status for p in (seen, new)} == {ProposalStatus.CONFIRMED}
+        assert proposal(engine, unsafe).status == ProposalStatus.PENDING
+        user.find(marker="select-all").click()
+        user.find(marker="reject-selected").click()
+        await user.should_see("All caught up: nothing is waiting for your review.")
+        assert proposal(engine, unsafe).status == ProposalStatus.REJECTED
+        owner = athlete(engine, "alex")
+        with unit_of_work(engine, read_only=True) as session:
+            left = session.scalars(
+                select(Proposal).where(Proposal.athlete_id == owner.id, Proposal.status == ProposalStatus.PENDING)
+            ).all()
+    assert left == []
+    assert [label.text for label in user.find(marker="review-count").elements] == ["0"]
+    assert [label.text for label in user.find(marker="overview-pending").elements] == ["0"]
+
+
+async def test_bulk_buttons_need_a_selection(user: User, app_database: str) -> None:
+    with database(app_database) as engine:
+        add_proposals(engine, "alex", [NEW])
+    await open_context(user)
+    user.find(marker="confirm-selected").click()  # disabled: nothing happens
+    await user.should_see(marker="proposal-confirm")

@@ -1,0 +1,199 @@
+"""Helpers for the Context page tests (no tests here): test data written straight into a database,
+and small steps of the simulated user."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from nicegui.testing import User as SimulatedUser
+from sqlalchemy import Engine, select
+
+from domain.dedup import normalize
+from domain.enums import MemoryConfidence, MemorySource, MemoryStatus, MemoryType, ProposalStatus, SourceKind
+from domain.models import Memory, Proposal, SourceText, User
+from domain.types import utcnow
+from domain.visibility import with_inactive
+from persistence.engine import make_engine
+from persistence.uow import unit_of_work
+from tests.ui.conftest import log_in
+
+
+@contextmanager
+def database(url: str) -> Iterator[Engine]:
+    engine = make_engine(url)
+    try:
+        yield engine
+    finally:
+        engine.dispose()
+
+
+def athlete(engine: Engine, username: str) -> User:
+    with unit_of_work(engine, read_only=True) as session:
+        return session.scalars(select(User).where(User.username == username)).one()
+
+
+def memory_by_content(engine: Engine, username: str, content: str) -> Memory:
+    owner = athlete(engine, username)
+    with unit_of_work(engine, read_only=True) as session:
+        return session.scalars(
+            select(Memory)
+            .where(Memory.athlete_id == owner.id, Memory.content == content)
+            .execution_options(**with_inactive())
+        ).one()
+
+
+def proposal(engine: Engine, proposal_id: int) -> Proposal:
+    with unit_of_work(engine, read_only=True) as session:
+        found = session.get(Proposal, proposal_id)
+        assert found is not None
+        return found
+
+
+@dataclass(frozen=True)
+class Note:
+    """A proposal to create, with the note it came from; `evidence` must occur in `text`."""
+
+    content: str
+    memory_type: MemoryType
+    text: str
+    evidence: str
+    tags: tuple[str, ...] = ()
+    confidence: MemoryConfidence = MemoryConfidence.MEDIUM
+    kind: SourceKind = SourceKind.ACTIVITY_NOTE
+
+
+SEEN_BEFORE = Note(
+    "Prefers morning runs",
+    MemoryType.PREFERENCE,
+    "Honestly I prefer morning runs, the evening is chaos.",
+    "I prefer morning runs",
+    ("time:morning",),
+    kind=SourceKind.USER_MESSAGE,
+)
+REPLACES = Note(
+    "Left knee pain after long runs",
+    MemoryType.INJURY_HISTORY,
+    "Long run today. Left knee pain after long runs again, walked the last km.",
+    "Left knee pain after long runs",
+    ("body:knee",),
+    MemoryConfidence.LOW,
+)
+NEW = Note(
+    "Swims on Fridays to recover",
+    MemoryType.CONTEXT,
+    "Easy day. I swim on Fridays to recover, it helps a lot.",
+    "I swim on Fridays to recover",
+    ("context:swimming",),
+)
+UNSAFE = Note(
+    "Says <script>alert(1)</script> often",
+    MemoryType.CONTEXT,
+    "Note: <script>alert(1)</script> is what I say when the watch dies.",
+    "<script>alert(1)</script>",
+)
+
+
+def add_proposals(engine: Engine, username: str, notes: list[Note]) -> list[int]:
+    """Pending proposals for `username`, the first of `notes` newest; returns their ids in that order."""
+    owner = athlete(engine, username)
+    ids: list[int] = []
+    now = utcnow()
+    with unit_of_work(engine) as session:
+        for index, note in enumerate(notes):
+            when = now - timedelta(milliseconds=index)
+            source = SourceText(
+                athlete_id=owner.id,
+                kind=note.kind,
+                reference=f"test-{when.timestamp()}-{index}",
+                text=note.text,
+                received_at=when - timedelta(days=2),
+            )
+            session.add(source)
+            session.flush()
+            start = note.text.index(note.evidence)
+            values: dict[str, Any] = {
+                "athlete_id": owner.id,
+                "source_text_id": source.id,
+                "type": note.memory_type,
+                "content": note.content,
+                "normalized_content": normalize(note.content),
+                "source": MemorySource(note.kind.value),
+                "source_reference": source.reference,
+                "confidence": note.confidence,
+                "tags": list(note.tags),
+                "evidence_start": start,
+                "evidence_end": start + len(note.evidence),
+                "evidence": [note.evidence],
+                "extractor": "test",
+                "status": ProposalStatus.PENDING,
+                "created_at": when,
+            }
+            item = Proposal(**values)
+            session.add(item)
+            session.flush()
+            ids.append(item.id)
+    return ids
+
+
+def add_memories(engine: Engine, username: str, count: int, *, prefix: str = "Generated memory") -> None:
+    """Many memories at once, spread over types and the last months (through the one write path)."""
+    from domain.memory_writes import insert_memory
+
+    owner = athlete(engine, username)
+    types = list(MemoryType)
+    now = utcnow()
+    with unit_of_work(engine) as session:
+        for index in range(count):
+            when = now - timedelta(hours=index * 3)
+            insert_memory(
+                session,
+                None,
+                Memory(
+                    athlete_id=owner.id,
+                    type=types[index % len(types)],
+                    content=f"{prefix} {index}: easy run notes",
+                    source=MemorySource.ACTIVITY_NOTE,
+                    confidence=list(MemoryConfidence)[index % 3],
+                    occurrences=1 + index % 4,
+                    tags=[],
+                    status=MemoryStatus.ACTIVE,
+                    created_at=when,
+                    updated_at=when,
+                ),
+                action="import",
+                actor_label="test",
+            )
+
+
+def set_value(user: SimulatedUser, marker: str, value: Any) -> None:
+    for element in user.find(marker=marker).elements:
+        element.value = value
+
+
+def texts(user: SimulatedUser, marker: str) -> list[str]:
+    return [element.text for element in sorted(user.find(marker=marker).elements, key=lambda e: e.id)]
+
+
+async def eventually(check: Callable[[], bool], timeout: float = 3.0) -> None:
+    """Wait for a refresh that runs as a background task (like should_see does for text)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if check():
+                return
+        except AssertionError:
+            pass
+        if time.monotonic() > deadline:
+            raise AssertionError("the page did not reach the expected state")
+        await asyncio.sleep(0.05)
+
+
+async def open_context(user: SimulatedUser) -> None:
+    await log_in(user, "alex")
+    await user.should_see("What your coach remembers")
