@@ -84,7 +84,7 @@ class AuditTab:
         if report is None:  # cancelled: the page closed or the app is stopping
             return
         self.status.set_text(report.summary())
-        self.status.classes(replace="font-medium " + ("text-positive" if report.ok else "text-negative"))
+        self.status.classes(replace="font-medium " + ("mr-btn-brand" if report.ok else "mr-btn-danger"))
 
     @ui.refreshable_method
     def results(self) -> None:
@@ -98,14 +98,14 @@ class AuditTab:
                 self._table(data.rows)
         with ui.row().classes("items-center gap-2").mark("audit-pager"):
             newest = ui.button("Newest", icon="first_page", on_click=lambda: self.page(None, None))
-            newest.props("flat no-caps").set_enabled(data.has_newer)
+            newest.props("flat no-caps").classes("mr-btn-meta").set_enabled(data.has_newer)
             newer = ui.button("Newer", icon="chevron_left", on_click=lambda: self.page(None, data.newest_seq))
             newer.mark("audit-newer")
-            newer.props("flat no-caps").set_enabled(data.has_newer)
+            newer.props("flat no-caps").classes("mr-btn-meta").set_enabled(data.has_newer)
             span = f"Events #{data.oldest_seq:,}–#{data.newest_seq:,}" if data.rows else "No events"
             ui.label(span).classes("mr-muted").props('aria-live="polite"')
             older = ui.button("Older", on_click=lambda: self.page(data.oldest_seq, None)).mark("audit-older")
-            older.props("flat no-caps icon-right=chevron_right").set_enabled(data.has_older)
+            older.props("flat no-caps icon-right=chevron_right").classes("mr-btn-meta").set_enabled(data.has_older)
 
     def _table(self, rows: list[AuditRow]) -> None:
         with ui.element("table").classes("mr-table w-full text-sm").mark("audit-table"):
@@ -141,7 +141,7 @@ class AuditTab:
         with ui.dialog() as dialog, ui.card().classes("w-[40rem] max-w-full").mark("event-dialog"):
             self.detail = ui.column().classes("w-full gap-2")
             with ui.row().classes("justify-end w-full"):
-                ui.button("Close", on_click=dialog.close).props("flat no-caps")
+                ui.button("Close", on_click=dialog.close).props("flat no-caps").classes("mr-btn-meta")
         return dialog
 
     def open(self, seq: int) -> None:
@@ -170,10 +170,10 @@ class AuditTab:
                             with ui.element("tr"):
                                 with ui.element("th").props("scope=row").classes("text-left p-1 align-top"):
                                     ui.label(change.field)
-                                with ui.element("td").classes("p-1 align-top mr-diff-before"):
-                                    ui.label(change.before)
-                                with ui.element("td").classes("p-1 align-top mr-diff-after"):
-                                    ui.label(change.after)
+                                with ui.element("td").classes("p-1 align-top"):
+                                    ui.label(change.before).classes("mr-del px-1 mr-memory-text")
+                                with ui.element("td").classes("p-1 align-top"):
+                                    ui.label(change.after).classes("mr-ins px-1 mr-memory-text")
         self.detail_dialog.open()
 
     def export(self) -> None:

@@ -71,10 +71,10 @@ def pager(
     """Previous/next buttons (disabled at either end) and a status text, e.g. "Page 2 of 7"."""
     with ui.row().classes("items-center gap-2").mark(marker):
         previous = ui.button(previous_label, icon="chevron_left", on_click=on_previous or (lambda: None))
-        previous.props("flat no-caps").set_enabled(on_previous is not None)
+        previous.props("flat no-caps").classes("mr-btn-meta").set_enabled(on_previous is not None)
         ui.label(status).classes("mr-muted").props('aria-live="polite"')
         following = ui.button(next_label, on_click=on_next or (lambda: None))
-        following.props("flat no-caps icon-right=chevron_right").set_enabled(on_next is not None)
+        following.props("flat no-caps icon-right=chevron_right").classes("mr-btn-meta").set_enabled(on_next is not None)
 
 
 def set_aria_label(element: ui.element, label: str) -> ui.element:

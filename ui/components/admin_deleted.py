@@ -91,12 +91,12 @@ class DeletedTab:
                         ui.label(f"{deleted} by {row.deleted_by or 'unknown'}").tooltip(when(row.deleted_at))
                 with ui.row().classes("gap-1 no-wrap"):
                     ui.button("Restore", on_click=lambda mid=row.memory_id: self.ask_restore([mid])).props(
-                        "no-caps flat color=teal-8"
-                    )
+                        "no-caps flat"
+                    ).classes("mr-btn-brand")
                     ui.button(
                         "Delete permanently",
                         on_click=lambda r=row: self.ask_delete(r.memory_id, r.athlete_username, r.content),
-                    ).props("no-caps flat color=negative")
+                    ).props("no-caps flat").classes("mr-btn-danger")
         pager(
             status=f"Page {data.page} of {data.pages} · {data.total:,} deleted",
             on_previous=(lambda: self.go_to(data.page - 1)) if data.page > 1 else None,
@@ -125,7 +125,7 @@ class DeletedTab:
             self.reason = ui.input("Reason (optional)").props("outlined dense maxlength=500").classes("w-full")
             self.reason.on("keydown.enter", self.restore)
             with ui.row().classes("justify-end w-full"):
-                ui.button("Cancel", on_click=dialog.close).props("flat no-caps")
+                ui.button("Cancel", on_click=dialog.close).props("flat no-caps").classes("mr-btn-meta")
                 ui.button("Restore", on_click=self.restore).props("no-caps unelevated color=teal-8").mark(
                     "restore-confirm"
                 )
@@ -163,7 +163,7 @@ class DeletedTab:
             self.typed.on("keydown.enter", self.delete)
             self.delete_reason = ui.input("Reason (optional)").props("outlined dense maxlength=500").classes("w-full")
             with ui.row().classes("justify-end w-full"):
-                ui.button("Cancel", on_click=dialog.close).props("flat no-caps")
+                ui.button("Cancel", on_click=dialog.close).props("flat no-caps").classes("mr-btn-meta")
                 ui.button("Delete permanently", on_click=self.delete).props("no-caps unelevated color=negative").mark(
                     "delete-confirm"
                 )

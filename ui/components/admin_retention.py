@@ -44,7 +44,7 @@ class RetentionTab:
                 if len(plan.archived) > SHOWN:
                     ui.label(f"… and {len(plan.archived) - SHOWN:,} more").classes("mr-muted")
         with ui.row().classes("gap-2"):
-            ui.button("Check again", icon="refresh", on_click=self.load).props("no-caps flat")
+            ui.button("Check again", icon="refresh", on_click=self.load).props("no-caps flat").classes("mr-btn-brand")
             run_button = ui.button("Run purge", icon="delete_sweep", on_click=self.confirm_dialog.open)
             run_button.props("no-caps unelevated color=negative").set_enabled(not plan.is_empty)
 
@@ -53,7 +53,7 @@ class RetentionTab:
             ui.label("Run the purge?").classes("text-lg font-semibold")
             ui.label("It removes exactly what is listed, for good.").classes("mr-muted")
             with ui.row().classes("justify-end w-full"):
-                ui.button("Cancel", on_click=dialog.close).props("flat no-caps")
+                ui.button("Cancel", on_click=dialog.close).props("flat no-caps").classes("mr-btn-meta")
                 ui.button("Purge now", on_click=self.run).props("no-caps unelevated color=negative")
         return dialog
 

@@ -78,23 +78,23 @@ class UsersTab:
                 with ui.row().classes("gap-3 mr-muted text-sm"):
                     ui.label(ROLE_LABELS[user.role])
                     ui.label("Disabled" if user.disabled else "Active").classes(
-                        "text-negative" if user.disabled else ""
+                        "mr-btn-danger" if user.disabled else ""
                     )
                     last = f"Last login {time_ago(user.last_login_at)}" if user.last_login_at else "Never logged in"
                     ui.label(last).tooltip(when(user.last_login_at))
             with ui.row().classes("gap-1"):
                 ui.button("Reset password", on_click=lambda u=user: self.ask_reset(u.id, u.username)).props(
-                    "no-caps flat color=teal-8"
-                )
+                    "no-caps flat"
+                ).classes("mr-btn-brand")
                 ui.button(
                     "Enable" if user.disabled else "Disable",
                     on_click=lambda u=user: self.toggle_disabled(u.id, not u.disabled),
-                ).props("no-caps flat color=" + ("teal-8" if user.disabled else "negative"))
+                ).props("no-caps flat").classes("mr-btn-brand" if user.disabled else "mr-btn-danger")
                 target = Role.ATHLETE if user.role == Role.ADMIN else Role.ADMIN
                 ui.button(
                     f"Make {ROLE_LABELS[target].lower()}",
                     on_click=lambda u=user, r=target: self.set_role(u.id, r),
-                ).props("no-caps flat")
+                ).props("no-caps flat").classes("mr-btn-brand")
 
     def toggle_disabled(self, user_id: int, disabled: bool) -> None:
         changed = as_admin(lambda s, u: set_disabled(s, u, user_id=user_id, disabled=disabled).username)
@@ -144,7 +144,7 @@ class UsersTab:
             self.reset_password.props("outlined dense autocomplete=new-password").classes("w-full")
             self.reset_password.on("keydown.enter", self.reset)
             with ui.row().classes("justify-end w-full"):
-                ui.button("Cancel", on_click=dialog.close).props("flat no-caps")
+                ui.button("Cancel", on_click=dialog.close).props("flat no-caps").classes("mr-btn-meta")
                 ui.button("Set password", on_click=self.reset).props("no-caps unelevated color=teal-8").mark(
                     "reset-confirm"
                 )
