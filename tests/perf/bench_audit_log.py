@@ -29,7 +29,8 @@ from persistence.migrate import upgrade
 from persistence.uow import unit_of_work
 
 EVENTS = int(os.environ.get("BENCH_AUDIT_EVENTS", "1000000"))
-DATABASE = Path(os.environ.get("BENCH_AUDIT_DB", f"/tmp/memory-review-bench-audit-{EVENTS}.sqlite3"))
+DATA_VERSION = 2  # bump when _event() changes, so an old file is not reused
+DATABASE = Path(os.environ.get("BENCH_AUDIT_DB", f"/tmp/memory-review-bench-audit-v{DATA_VERSION}-{EVENTS}.sqlite3"))
 ATHLETES = 200
 BATCH = 20_000
 RUNS = 7
@@ -51,7 +52,9 @@ def run() -> None:
         ("filtered: action = delete", {"filters": AuditFilter(action="delete")}),
         ("filtered: actor = admin", {"filters": AuditFilter(actor_id=admin.id)}),
         ("filtered: one day, 200 days ago", {"filters": AuditFilter(since=day, until=day)}),
-        ("filtered: text 'tempo'", {"filters": AuditFilter(text="tempo")}),
+        ("filtered: text 'tempo' (1 in 50)", {"filters": AuditFilter(text="tempo")}),
+        ("filtered: text matching nothing", {"filters": AuditFilter(text="no such words")}),
+        ("filtered: athlete + action", {"filters": AuditFilter(athlete_id=athlete_id, action="restore")}),
         ("deep page (keyset, 990,000 back)", {"older_than": total - 990_000 if total > 990_000 else 26}),
         ("deep page, one athlete (keyset)", {"filters": AuditFilter(athlete_id=athlete_id), "older_than": 50_000}),
     ]
@@ -135,7 +138,7 @@ def _fill(engine: Engine) -> None:
 
 
 def _event(seq: int, at: Any, admin_id: int) -> dict[str, Any]:
-    action = ACTIONS[seq % len(ACTIONS)]
+    action = ACTIONS[(seq // ATHLETES) % len(ACTIONS)]  # every athlete gets every kind of action
     athlete = 1 + (seq * 7919) % ATHLETES
     memory = seq // 3
     by_admin = action == "restore"

@@ -12,7 +12,7 @@ from domain.users import athlete_choices, user_choices
 from persistence.uow import unit_of_work
 from ui import runtime
 from ui.auth import current_user
-from ui.components.admin_common import as_admin, date_input, parse_day, set_aria_label, when
+from ui.components.admin_common import as_admin, as_admin_in_thread, date_input, parse_day, set_aria_label, when
 
 PAGE_SIZE = 25
 ALL, SYSTEM = 0, -1
@@ -47,14 +47,14 @@ class AuditTab:
         self.detail_dialog = self._detail_dialog()
         self.results()
 
-    def load(self) -> None:
+    async def load(self) -> None:
         older, newer = self.older_than, self.newer_than
-        self.page_data = as_admin(
+        self.page_data = await as_admin_in_thread(
             lambda s, u: audit_page(s, u, filters=self.filters, older_than=older, newer_than=newer, page_size=PAGE_SIZE)
         )
         self.results.refresh()
 
-    def apply(self) -> None:
+    async def apply(self) -> None:
         self.filters = AuditFilter(
             actor_id=self.actor.value if self.actor.value not in (ALL, SYSTEM) else None,
             by_system=self.actor.value == SYSTEM,
@@ -64,11 +64,11 @@ class AuditTab:
             until=parse_day(self.until.value),
             text=self.text.value or "",
         )
-        self.page(None, None)
+        await self.page(None, None)
 
-    def page(self, older_than: int | None, newer_than: int | None) -> None:
+    async def page(self, older_than: int | None, newer_than: int | None) -> None:
         self.older_than, self.newer_than = older_than, newer_than
-        self.load()
+        await self.load()
 
     def check_chain(self) -> None:
         with unit_of_work(runtime.current().engine, read_only=True) as session:
@@ -176,9 +176,9 @@ class AuditTab:
                                     ui.label(change.after).classes("mr-ins px-1 mr-memory-text")
         self.detail_dialog.open()
 
-    def export(self) -> None:
+    async def export(self) -> None:
         filters = self.filters
-        result = as_admin(lambda s, u: export_csv(s, u, filters=filters))
+        result = await as_admin_in_thread(lambda s, u: export_csv(s, u, filters=filters))
         if result is None:
             return
         ui.download.content(result.text.encode("utf-8"), "audit-log.csv", "text/csv")

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from datetime import date, datetime
 from typing import TypeVar
 
-from nicegui import ui
+from nicegui import run, ui
 from sqlalchemy.orm import Session
 
 from domain.errors import DomainError
@@ -39,6 +39,27 @@ def as_admin(work: Callable[[Session, User], T]) -> T | None:
     except DomainError as exc:
         ui.notify(str(exc), type="negative")
     return None
+
+
+async def as_admin_in_thread(work: Callable[[Session, User], T]) -> T | None:
+    """Like as_admin, for work that may take a while (a text search over the audit log, an
+    export): it runs in a worker thread, so the page stays responsive for everyone."""
+    engine = runtime.current().engine
+    with unit_of_work(engine, read_only=True) as session:
+        user = current_user(session)
+    if user is None:
+        ui.navigate.to("/login")
+        return None
+
+    def in_unit_of_work() -> T:
+        with unit_of_work(engine) as session:
+            return work(session, user)
+
+    try:
+        return await run.io_bound(in_unit_of_work)
+    except DomainError as exc:
+        ui.notify(str(exc), type="negative")
+        return None
 
 
 def parse_day(value: str | None) -> date | None:

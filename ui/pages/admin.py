@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import Protocol
 
 from nicegui import ui
@@ -16,7 +17,7 @@ from ui.pages.guard import page_user
 
 
 class Tab(Protocol):
-    def load(self) -> None: ...
+    def load(self) -> Awaitable[None] | None: ...
 
 
 @ui.page("/admin")
@@ -43,10 +44,12 @@ def admin_page() -> None:
             with ui.tab_panel("retention").classes("gap-3"):
                 views["retention"] = RetentionTab()
 
-        def show(name: str) -> None:
-            views[name].load()
+        async def show(name: str) -> None:
             if name == "audit":
                 audit.check_chain()
+            loading = views[name].load()
+            if loading is not None:
+                await loading
 
         panels.on_value_change(lambda event: show(str(event.value)))
-        show("deleted")
+        views["deleted"].load()
