@@ -15,6 +15,7 @@ from tests.ui.test_context_support import (
     add_memories,
     athlete,
     database,
+    dialogs_closed,
     eventually,
     memory_by_content,
     open_context,
@@ -26,6 +27,11 @@ from tests.ui.test_context_support import (
 def injury_texts(user: User) -> list[str]:
     with user.scope(marker="group-injury_history"):
         return texts(user, "memory-content")
+
+
+def memory_text(user: User, memory_id: int) -> str:
+    with user.scope(marker=f"memory-{memory_id}"):
+        return texts(user, "memory-content")[0]
 
 
 def active_count(url: str) -> int:
@@ -68,7 +74,7 @@ async def test_add_memory_shows_errors_at_the_field_and_saves_only_when_valid(us
         user.find(marker="field-tags").clear().type("context:club, time:evening")
         user.find(marker="save").click()
     await user.should_see("Memory added.")
-    await user.should_not_see(marker="add-dialog")
+    assert dialogs_closed(user, "add-dialog")
     assert active_count(app_database) == before + 1
     with database(app_database) as engine:
         added = memory_by_content(engine, "alex", "Runs with a club on Tuesdays <b>fast</b>")
@@ -105,10 +111,8 @@ async def test_edit_saves_and_a_conflicting_edit_overwrites_nothing(user: User, 
         await user.should_see("Memory saved.")
         saved = memory_by_content(engine, "alex", "Knee soreness after hills")
     assert (saved.id, saved.confidence.value) == (memory.id, "high")
-    await user.should_not_see(marker="edit-dialog")
-    await user.should_see("Knee soreness after hills")
-    with user.scope(marker=f"memory-{memory.id}"):
-        await user.should_see("Knee soreness after hills")
+    assert dialogs_closed(user, "edit-dialog")
+    await eventually(lambda: memory_text(user, memory.id) == "Knee soreness after hills")
 
 
 async def test_delete_then_undo_brings_the_memory_back(user: User, app_database: str) -> None:

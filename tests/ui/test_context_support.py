@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from nicegui import ui
+from nicegui.element_filter import ElementFilter
 from nicegui.testing import User as SimulatedUser
 from sqlalchemy import Engine, select
 
@@ -197,3 +199,9 @@ async def eventually(check: Callable[[], bool], timeout: float = 3.0) -> None:
 async def open_context(user: SimulatedUser) -> None:
     await log_in(user, "alex")
     await user.should_see("What your coach remembers")
+
+
+def dialogs_closed(user: SimulatedUser, marker: str) -> bool:
+    """Closed, though still in the tree: the browser's 'hide' event, which removes them, never comes here."""
+    with user:
+        return not any(dialog.value for dialog in ElementFilter(kind=ui.dialog, marker=marker, local_scope=False))

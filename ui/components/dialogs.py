@@ -10,7 +10,7 @@ from nicegui import ui
 
 @contextmanager
 def titled_dialog(title: str, *, marker: str, wide: bool = False) -> Iterator[ui.dialog]:
-    """A dialog named by its title; Escape or the close button closes it; it is deleted once closed."""
+    """A dialog named by its title; Escape or the close button closes it; it is deleted once hidden."""
     width = "mr-dialog-wide" if wide else "mr-dialog"
     with (
         ui.context.client.layout,  # not inside the card that opened it: a refresh may remove that card
@@ -21,5 +21,6 @@ def titled_dialog(title: str, *, marker: str, wide: bool = False) -> Iterator[ui
             ui.label(title).classes("text-xl font-semibold").props('role="heading" aria-level="2"')
             ui.button(icon="close", on_click=dialog.close).props('flat round dense aria-label="Close"')
         yield dialog
-    dialog.on_value_change(lambda e: None if e.value else dialog.delete())
+    # Deleted once the browser has hidden it, never inside the handler that closed it (which may go on).
+    dialog.on("hide", dialog.delete)
     dialog.open()
