@@ -9,7 +9,6 @@ from typing import Literal
 from sqlalchemy import Select, case, func, select
 from sqlalchemy.orm import Session
 
-from domain import audit
 from domain.actors import require_admin, require_athlete, require_login
 from domain.enums import (
     MemoryConfidence,
@@ -22,8 +21,7 @@ from domain.memory_writes import (
     CONTENT_FIELDS,
     change_memory,
     insert_memory,
-    redacted,
-    snapshot,
+    remove_memory,
 )
 from domain.models import AuditEvent, Memory, User
 from domain.schemas import MemoryCreate, MemoryEdit
@@ -227,26 +225,7 @@ def hard_delete_memory(session: Session, actor: User | None, *, memory_id: int, 
     memory = _any_memory(session, memory_id)
     if memory.status != MemoryStatus.DELETED:
         raise InvalidInput("Delete the memory first; only a deleted memory can be removed for good.")
-    for event in session.scalars(
-        select(AuditEvent).where(AuditEvent.target_type == "memory", AuditEvent.target_id == memory.id)
-    ):
-        event.before, event.after, event.redacted = redacted(event.before), redacted(event.after), True
-    for newer in session.scalars(
-        select(Memory).where(Memory.superseded_by_id == memory.id).execution_options(**with_inactive())
-    ):
-        newer.superseded_by_id = None
-    audit.record(
-        session,
-        actor=admin,
-        action="hard_delete",
-        target_type="memory",
-        target_id=memory.id,
-        athlete_id=memory.athlete_id,
-        before=redacted(snapshot(memory)),
-        reason=_clean_reason(reason),
-    )
-    session.delete(memory)
-    session.flush()
+    remove_memory(session, admin, memory, action="hard_delete", reason=_clean_reason(reason))
 
 
 def memory_history(session: Session, actor: User | None, *, memory_id: int) -> list[AuditEvent]:

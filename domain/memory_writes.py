@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
 from domain import audit
 from domain.errors import EditConflict
-from domain.models import Memory, User
+from domain.models import AuditEvent, Memory, User
 from domain.types import utcnow
+from domain.visibility import with_inactive
 
 CONTENT_FIELDS = ("content", "type", "tags", "confidence")
 REDACTED_FIELDS = ("content", "tags")
@@ -65,6 +67,31 @@ def insert_memory(
         reason=reason,
     )
     return memory
+
+
+def remove_memory(session: Session, actor: User | None, memory: Memory, *, action: str, reason: str | None) -> None:
+    """Delete the row for good: its audit payloads lose their content but keep their digests,
+    so the chain still verifies; memories it superseded are unlinked; one audit event."""
+    for event in session.scalars(
+        select(AuditEvent).where(AuditEvent.target_type == "memory", AuditEvent.target_id == memory.id)
+    ):
+        event.before, event.after, event.redacted = redacted(event.before), redacted(event.after), True
+    for linked in session.scalars(
+        select(Memory).where(Memory.superseded_by_id == memory.id).execution_options(**with_inactive())
+    ):
+        linked.superseded_by_id = None
+    audit.record(
+        session,
+        actor=actor,
+        action=action,
+        target_type="memory",
+        target_id=memory.id,
+        athlete_id=memory.athlete_id,
+        before=redacted(snapshot(memory)),
+        reason=reason,
+    )
+    session.delete(memory)
+    session.flush()
 
 
 def change_memory(

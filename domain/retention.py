@@ -23,8 +23,8 @@ from domain import audit
 from domain.access_log import ADMIN_VIEW_RETENTION, LOGIN_KINDS, record_admin_view
 from domain.actors import require_admin
 from domain.enums import MemoryStatus, ProposalStatus
-from domain.memory_writes import redacted, snapshot
-from domain.models import AccessEvent, AuditEvent, Memory, Proposal, User
+from domain.memory_writes import remove_memory
+from domain.models import AccessEvent, Memory, Proposal, User
 from domain.types import utcnow
 from domain.visibility import with_inactive
 
@@ -202,27 +202,7 @@ def _purge_memories(session: Session, admin: User | None, plan: PurgePlan) -> li
 
 
 def _purge_memory(session: Session, admin: User | None, memory: Memory, days: int) -> None:
-    """The same steps as a hard delete: redact, unlink, one audit event, delete the row."""
-    for event in session.scalars(
-        select(AuditEvent).where(AuditEvent.target_type == "memory", AuditEvent.target_id == memory.id)
-    ):
-        event.before, event.after, event.redacted = redacted(event.before), redacted(event.after), True
-    for older in session.scalars(
-        select(Memory).where(Memory.superseded_by_id == memory.id).execution_options(**with_inactive())
-    ):
-        older.superseded_by_id = None
-    audit.record(
-        session,
-        actor=admin,
-        action="purge",
-        target_type="memory",
-        target_id=memory.id,
-        athlete_id=memory.athlete_id,
-        before=redacted(snapshot(memory)),
-        reason=f"Retention: archived more than {days} days ago",
-    )
-    session.delete(memory)
-    session.flush()
+    remove_memory(session, admin, memory, action="purge", reason=f"Retention: archived more than {days} days ago")
 
 
 def _purge_proposals(session: Session, plan: PurgePlan) -> list[int]:
