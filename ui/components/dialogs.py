@@ -19,7 +19,9 @@ def titled_dialog(title: str, *, marker: str, wide: bool = False) -> Iterator[ui
     ):
         with ui.row().classes("w-full items-center justify-between no-wrap"):
             ui.label(title).classes("text-xl font-semibold").props('role="heading" aria-level="2"')
-            ui.button(icon="close", on_click=dialog.close).props('flat round dense aria-label="Close"')
+            ui.button(icon="close", on_click=dialog.close).props('flat round dense aria-label="Close"').classes(
+                "mr-btn-meta"
+            )
         yield dialog
     # Deleted once the browser has hidden it, never inside the handler that closed it (which may go on).
     dialog.on("hide", dialog.delete)

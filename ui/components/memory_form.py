@@ -25,7 +25,7 @@ class MemoryForm:
     def __init__(self, content: str = "", memory_type: MemoryType | None = None, tags: Sequence[str] = ()) -> None:
         self.content = (
             ui.textarea("Content", value=content)
-            .props(f"outlined autogrow autofocus counter maxlength={MAX_CONTENT + 500}")
+            .props(f"outlined autogrow autofocus counter maxlength={MAX_CONTENT}")
             .classes("w-full")
             .mark("field-content")
         )

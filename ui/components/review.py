@@ -14,6 +14,7 @@ from ui.components.proposal_card import ProposalActions, proposal_card
 from ui.components.proposal_dialog import open_proposal_dialog
 
 PAGE_SIZE = 10
+MAX_SHOWN = 200  # list_pending's largest page
 
 
 class ReviewSection:
@@ -27,7 +28,7 @@ class ReviewSection:
 
     @ui.refreshable_method
     def render(self) -> None:
-        page = read(lambda s: proposals.list_pending(s, self.user, limit=self.limit))
+        page = read(lambda s: proposals.list_pending(s, self.user, limit=min(self.limit, MAX_SHOWN)))
         shown = {item.proposal.id for item in page.items}
         self.selected &= shown
         self.checkboxes = {}
@@ -49,7 +50,11 @@ class ReviewSection:
             self.checkboxes[item.proposal.id] = proposal_card(
                 item, self.actions, selected=item.proposal.id in self.selected
             )
-        if page.total > len(page.items):
+        if page.total > len(page.items) and len(page.items) >= MAX_SHOWN:
+            ui.label(f"Showing the newest {MAX_SHOWN}; decide on some to see older ones.").classes(
+                "mr-muted text-sm self-center"
+            )
+        elif page.total > len(page.items):
             ui.button(f"Show more ({page.total - len(page.items)} more)", on_click=self.show_more).props(
                 "flat no-caps"
             ).classes("mr-btn-brand self-center").mark("review-more")
