@@ -124,6 +124,8 @@ def log_in(page: Page, server: Server, username: str, password: str) -> None:
 
 def axe_violations(page: Page, impacts: tuple[str, ...] = ("serious", "critical")) -> list[dict[str, object]]:
     """Run axe-core (from the npm registry, injected into the page); return serious+ violations."""
+    # Quasar's loading bar (shown while a request is under way) has no name: wait it out.
+    page.wait_for_function("() => !document.querySelector('.q-loading-bar[role=progressbar]')")
     page.add_script_tag(path=str(AXE))
     result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
     return [

@@ -17,12 +17,6 @@ def open_context(page: Page, server: Server) -> None:
     expect(page.get_by_role("heading", name="What your coach remembers")).to_be_visible()
 
 
-def accessibility_problems(page: Page) -> list[dict[str, object]]:
-    """axe-core, once Quasar's loading bar (shown while a request is under way) has gone."""
-    page.wait_for_function("() => !document.querySelector('.q-loading-bar[role=progressbar]')")
-    return axe_violations(page)
-
-
 def proposal_card(page: Page, content: str) -> Locator:
     return page.locator(".mr-proposal").filter(has=page.get_by_text(content, exact=True))
 
@@ -46,7 +40,7 @@ def test_alex_reviews_adds_edits_deletes_undoes_and_searches(page: Page, server:
     expect(proposal_card(page, NEW.content)).to_be_visible()
     expect(proposal_card(page, UNSAFE.content).locator("mark")).to_have_text("<script>alert(1)</script>")
     expect(proposal_card(page, SEEN_BEFORE.content).first).to_contain_text("seen before — will count again (3×)")
-    assert accessibility_problems(page) == []
+    assert axe_violations(page) == []
 
     # Confirm one proposal, reject another.
     proposal_card(page, NEW.content).get_by_role("button", name="Confirm").click()
@@ -70,7 +64,7 @@ def test_alex_reviews_adds_edits_deletes_undoes_and_searches(page: Page, server:
     page.get_by_role("option", name="Context").click()
     dialog(page).get_by_label("Tags").fill("context:club")
     expect(page.locator(".q-menu")).to_have_count(0)  # the options list has closed
-    assert accessibility_problems(page) == []
+    assert axe_violations(page) == []
     dialog(page).get_by_role("button", name="Save").click()
     expect(dialog(page)).to_have_count(0)
     card = memory_card(page, "Runs with a club on Tuesdays")
@@ -107,7 +101,7 @@ def test_alex_reviews_adds_edits_deletes_undoes_and_searches(page: Page, server:
     # History as a dialog with versions; Escape closes it.
     memory_card(page, "Occasional knee soreness").get_by_role("button", name="History").click()
     expect(dialog(page).get_by_text("Imported")).to_be_visible()
-    assert accessibility_problems(page) == []
+    assert axe_violations(page) == []
     page.keyboard.press("Escape")
     expect(dialog(page)).to_have_count(0)
 
@@ -126,6 +120,6 @@ def test_context_page_at_phone_width(browser: Browser, server: Server) -> None:
         assert overflow <= 0, f"the page scrolls sideways by {overflow}px at 390 px"
         page.get_by_role("button", name="Toggle dark mode").click()
         expect(page.locator("body.body--dark")).to_have_count(1)
-        assert accessibility_problems(page) == []
+        assert axe_violations(page) == []
     finally:
         context.close()
