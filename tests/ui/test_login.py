@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 from nicegui.testing import User
+from sqlalchemy import select
 
+from domain.models import Memory
+from domain.users import find_user, set_disabled
+from persistence.engine import make_engine
+from persistence.uow import unit_of_work
 from tests.ui.conftest import log_in
+from tests.ui.test_context_support import set_value
 
 
 async def test_anonymous_visitor_is_sent_to_login(user: User) -> None:
@@ -52,3 +58,21 @@ async def test_admin_lands_on_admin_console_and_athlete_cannot_open_it(user: Use
     await user.open("/admin")
     await user.should_not_see("Admin console")
     await user.should_see("Occasional knee soreness")
+
+
+async def test_an_open_page_changes_nothing_once_the_account_is_disabled(user: User, app_database: str) -> None:
+    await log_in(user, "alex")
+    await user.should_see("Occasional knee soreness")
+    engine = make_engine(app_database)
+    with unit_of_work(engine) as session:
+        admin, alex = find_user(session, "admin"), find_user(session, "alex")
+        assert admin is not None and alex is not None
+        set_disabled(session, admin, user_id=alex.id, disabled=True)
+        before = len(session.scalars(select(Memory)).all())
+    user.find("Add memory").click()
+    user.find("Content").type("Written after the account was disabled")
+    set_value(user, "field-type", "context")
+    user.find("Save").click()
+    await user.should_see("Log in")
+    with unit_of_work(engine, read_only=True) as session:
+        assert len(session.scalars(select(Memory)).all()) == before

@@ -8,9 +8,10 @@ from typing import TypeVar
 from nicegui import ui
 from sqlalchemy.orm import Session
 
-from domain.errors import DomainError
+from domain.errors import DomainError, PermissionDenied
 from persistence.uow import unit_of_work
 from ui import runtime
+from ui.auth import current_user
 
 T = TypeVar("T")
 
@@ -21,8 +22,15 @@ def read(work: Callable[[Session], T]) -> T:
 
 
 def write(work: Callable[[Session], T]) -> T:
-    """Run `work` in one transaction; domain errors propagate for the caller to show."""
+    """Run `work` in one transaction; domain errors propagate for the caller to show.
+
+    The session is checked first: a tab left open after logging out, or after an admin
+    disabled the account, changes nothing and is sent to the login page.
+    """
     with unit_of_work(runtime.current().engine) as session:
+        if current_user(session) is None:
+            ui.navigate.to("/login")
+            raise PermissionDenied("Your session has ended. Log in again.")
         return work(session)
 
 
