@@ -43,7 +43,7 @@ def _parser() -> argparse.ArgumentParser:
 
     serve = commands.add_parser("serve", help="start the web app")
     serve.add_argument("--host", default=None)
-    serve.add_argument("--port", type=int, default=None)
+    serve.add_argument("--port", type=_port, default=None)
     serve.add_argument("--db", metavar="URL", help="database URL (default: SQLite in the user data dir)")
     serve.add_argument("--demo", action="store_true", help="load the demo data set into an empty database")
     serve.set_defaults(handler=_serve)
@@ -71,6 +71,16 @@ def _parser() -> argparse.ArgumentParser:
 
     add_commands(commands)
     return parser
+
+
+def _port(value: str) -> int:
+    try:
+        port = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {value!r}") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port must be 1–65535, got {port}")
+    return port
 
 
 def ready_engine(settings: Settings) -> Engine:

@@ -114,3 +114,10 @@ def test_console_script_is_installed_and_explains_itself() -> None:
         assert command in result.stdout
     bad = subprocess.run([str(script), "user", "create", "x"], capture_output=True, text=True, check=False)
     assert bad.returncode != 0 and "--role" in bad.stderr
+
+
+def test_serve_refuses_an_impossible_port(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["serve", "--port", "99999"])
+    assert caught.value.code == 2
+    assert "port must be 1–65535, got 99999" in capsys.readouterr().err
