@@ -21,6 +21,8 @@ from domain.models import GENESIS_HASH, AuditEvent, AuditHead, User
 from domain.types import utcnow
 
 SYSTEM_LABEL = "system"
+REMOVAL_ACTIONS = ("hard_delete", "purge")
+REDACTED_PROPOSALS = "redacted_proposals"  # a removal event's list of proposals it redacted
 _HEAD_KEY = "memory_review_audit_head"
 
 
@@ -125,8 +127,9 @@ def verify_chain(session: Session, *, batch_size: int = 5000) -> ChainReport:
     prev_hash = GENESIS_HASH
     expected_seq = 1
     checked = 0
+    removed = _removed_targets(session)
     for event in _events_in_order(session, batch_size):
-        problem = _check(event, expected_seq, prev_hash)
+        problem = _check(event, expected_seq, prev_hash, removed)
         if problem:
             return ChainReport(False, checked, event.seq, problem)
         prev_hash = event.hash
@@ -152,13 +155,31 @@ def _events_in_order(session: Session, batch_size: int) -> Iterator[AuditEvent]:
             session.expunge(event)
 
 
-def _check(event: AuditEvent, expected_seq: int, prev_hash: str) -> str | None:
+def _removed_targets(session: Session) -> set[tuple[str, int | None]]:
+    """What removal events (hard delete, retention purge) redacted: only these may be redacted."""
+    targets: set[tuple[str, int | None]] = set()
+    for target_id, after in session.execute(
+        select(AuditEvent.target_id, AuditEvent.after).where(AuditEvent.action.in_(REMOVAL_ACTIONS))
+    ):
+        targets.add(("memory", target_id))
+        targets.update(("proposal", pid) for pid in (after or {}).get(REDACTED_PROPOSALS, []))
+    return targets
+
+
+def _properly_redacted(event: AuditEvent, removed: set[tuple[str, int | None]]) -> bool:
+    payloads = [p for p in (event.before, event.after) if p is not None]
+    return (event.target_type, event.target_id) in removed and all(
+        p.get("redacted") is True and p.get("content") is None and p.get("tags") is None for p in payloads
+    )
+
+
+def _check(event: AuditEvent, expected_seq: int, prev_hash: str, removed: set[tuple[str, int | None]]) -> str | None:
     if event.seq != expected_seq:
         return f"expected event {expected_seq} here; an event is missing or out of order"
     if event.prev_hash != prev_hash:
         return "it does not follow the event before it"
     payload_changed = digest(event.before) != event.before_digest or digest(event.after) != event.after_digest
-    if payload_changed and not event.redacted:
+    if payload_changed and not (event.redacted and _properly_redacted(event, removed)):
         return "its before/after payload was changed"
     if event_hash(event, prev_hash) != event.hash:
         return "its recorded fields were changed"

@@ -229,14 +229,20 @@ def hard_delete_memory(session: Session, actor: User | None, *, memory_id: int, 
 
 
 def memory_history(session: Session, actor: User | None, *, memory_id: int) -> list[AuditEvent]:
+    """The owner reads the history of active memories and of those a newer one replaced."""
     user = require_login(actor)
     memory = _any_memory(session, memory_id)
-    if not user.is_admin and (memory.athlete_id != user.id or memory.status != MemoryStatus.ACTIVE):
+    readable = (MemoryStatus.ACTIVE, MemoryStatus.ARCHIVED)
+    if not user.is_admin and (memory.athlete_id != user.id or memory.status not in readable):
         raise NotFound(NOT_FOUND)
     return list(
         session.scalars(
             select(AuditEvent)
-            .where(AuditEvent.target_type == "memory", AuditEvent.target_id == memory_id)
+            .where(
+                AuditEvent.target_type == "memory",
+                AuditEvent.target_id == memory_id,
+                AuditEvent.athlete_id == memory.athlete_id,
+            )
             .order_by(AuditEvent.seq)
         )
     )

@@ -14,12 +14,13 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from domain import audit
 from domain.errors import EditConflict
-from domain.models import AuditEvent, Memory, User
+from domain.models import AuditEvent, Memory, Proposal, User
 from domain.types import utcnow
 from domain.visibility import with_inactive
 
 CONTENT_FIELDS = ("content", "type", "tags", "confidence")
 REDACTED_FIELDS = ("content", "tags")
+REMOVED_TEXT = "(removed for good)"
 CONFLICT_MESSAGE = "This memory changed meanwhile (another tab or device). Nothing was overwritten."
 
 
@@ -70,12 +71,21 @@ def insert_memory(
 
 
 def remove_memory(session: Session, actor: User | None, memory: Memory, *, action: str, reason: str | None) -> None:
-    """Delete the row for good: its audit payloads lose their content but keep their digests,
-    so the chain still verifies; memories it superseded are unlinked; one audit event."""
-    for event in session.scalars(
-        select(AuditEvent).where(AuditEvent.target_type == "memory", AuditEvent.target_id == memory.id)
-    ):
-        event.before, event.after, event.redacted = redacted(event.before), redacted(event.after), True
+    """Delete the row for good, with one audit event that names what it redacted.
+
+    The memory's own audit payloads, and those of the proposals that became it, lose their
+    content but keep their digests, so the chain still verifies; so do those proposal rows.
+    Memories it superseded are unlinked.
+    """
+    proposals = session.scalars(select(Proposal).where(Proposal.memory_id == memory.id)).all()
+    for proposal in proposals:
+        proposal.content, proposal.normalized_content, proposal.tags = REMOVED_TEXT, "", []
+    targets = [("memory", memory.id)] + [("proposal", p.id) for p in proposals]
+    for target_type, target_id in targets:
+        for event in session.scalars(
+            select(AuditEvent).where(AuditEvent.target_type == target_type, AuditEvent.target_id == target_id)
+        ):
+            event.before, event.after, event.redacted = redacted(event.before), redacted(event.after), True
     for linked in session.scalars(
         select(Memory).where(Memory.superseded_by_id == memory.id).execution_options(**with_inactive())
     ):
@@ -88,6 +98,7 @@ def remove_memory(session: Session, actor: User | None, memory: Memory, *, actio
         target_id=memory.id,
         athlete_id=memory.athlete_id,
         before=redacted(snapshot(memory)),
+        after={audit.REDACTED_PROPOSALS: [p.id for p in proposals]},
         reason=reason,
     )
     session.delete(memory)

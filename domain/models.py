@@ -41,12 +41,17 @@ def _enum(enum_cls: type[Any], name: str) -> Enum:
     )
 
 
+# SQLite would hand a removed row's id to the next row; the audit log refers to rows by id.
+NO_ID_REUSE = {"sqlite_autoincrement": True}
+
+
 class Base(DeclarativeBase):
     type_annotation_map: ClassVar[dict[Any, Any]] = {datetime: UTCDateTime()}
 
 
 class User(Base):
     __tablename__ = "users"
+    __table_args__ = (NO_ID_REUSE,)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     username: Mapped[str] = mapped_column(String(64), unique=True)  # stored lower case
@@ -79,6 +84,7 @@ class Memory(Base):
     __table_args__ = (
         Index("ix_memories_athlete_status_updated", "athlete_id", "status", "updated_at"),
         Index("ix_memories_status_deleted_at", "status", "deleted_at"),
+        NO_ID_REUSE,
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -105,7 +111,7 @@ class Memory(Base):
 
 class SourceText(Base):
     __tablename__ = "source_texts"
-    __table_args__ = (UniqueConstraint("athlete_id", "kind", "reference"),)
+    __table_args__ = (UniqueConstraint("athlete_id", "kind", "reference"), NO_ID_REUSE)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     athlete_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
@@ -117,7 +123,7 @@ class SourceText(Base):
 
 class Proposal(Base):
     __tablename__ = "proposals"
-    __table_args__ = (Index("ix_proposals_athlete_status_created", "athlete_id", "status", "created_at"),)
+    __table_args__ = (Index("ix_proposals_athlete_status_created", "athlete_id", "status", "created_at"), NO_ID_REUSE)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     athlete_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
@@ -161,14 +161,18 @@ def confirm(
     index = index or _memory_index(session, user.id)
     preview = index.preview(content, memory_type, tags)
     reason = f"Confirmed proposal #{proposal.id}"
+    replaced = preview.memory if preview.outcome == "replaces" and on_conflict == "replace" else None
     if preview.outcome == "seen_before" and preview.memory is not None:
         memory = _count_again(session, user, preview.memory, reason)
     else:
         confidence = MemoryConfidence.HIGH if edited else proposal.confidence
-        memory = _new_memory(session, user, proposal, content, memory_type, tags, confidence, reason)
-        if preview.outcome == "replaces" and preview.memory is not None and on_conflict == "replace":
-            memory.occurrences = preview.occurrences_after
-            _supersede(session, user, preview.memory, memory)
+        fields = NewMemoryFields(content, memory_type, tags, confidence, occurrences=1)
+        if replaced is not None:
+            fields.occurrences = preview.occurrences_after  # the replaced memory's count carries on
+            reason += f", replacing memory #{replaced.id}"
+        memory = _new_memory(session, user, proposal, fields, reason)
+        if replaced is not None:
+            _supersede(session, user, replaced, memory)
     _decide(session, user, proposal, ProposalStatus.CONFIRMED, memory_id=memory.id)
     _refresh_index(index, memory, preview, on_conflict)
     return memory
@@ -182,27 +186,26 @@ def _count_again(session: Session, user: User, memory: Memory, reason: str) -> M
     return change_memory(session, user, memory, action="count_again", changes=changes, reason=reason)
 
 
-def _new_memory(
-    session: Session,
-    user: User,
-    proposal: Proposal,
-    content: str,
-    memory_type: MemoryType,
-    tags: list[str],
-    confidence: MemoryConfidence,
-    reason: str,
-) -> Memory:
+@dataclass
+class NewMemoryFields:
+    content: str
+    type: MemoryType
+    tags: list[str]
+    confidence: MemoryConfidence
+    occurrences: int
+
+
+def _new_memory(session: Session, user: User, proposal: Proposal, fields: NewMemoryFields, reason: str) -> Memory:
     now = utcnow()
-    source_reference = proposal.source_reference
     memory = Memory(
         athlete_id=user.id,
-        type=memory_type,
-        content=content,
+        type=fields.type,
+        content=fields.content,
         source=proposal.source,
-        source_reference=source_reference,
-        confidence=confidence,
-        occurrences=1,
-        tags=tags,
+        source_reference=proposal.source_reference,
+        confidence=fields.confidence,
+        occurrences=fields.occurrences,
+        tags=fields.tags,
         status=MemoryStatus.ACTIVE,
         created_at=now,
         updated_at=now,
@@ -218,7 +221,7 @@ def _supersede(session: Session, user: User, old: Memory, new: Memory) -> None:
         action="supersede",
         touch=False,
         changes={"status": MemoryStatus.ARCHIVED, "archived_at": utcnow(), "superseded_by_id": new.id},
-        reason=f"Replaced by memory #{new.id}: '{new.content[:120]}'",
+        reason=f"Replaced by memory #{new.id}",
     )
 
 
@@ -273,13 +276,19 @@ def _check_bulk(proposal_ids: Sequence[int]) -> list[int]:
     return unique
 
 
-def confirm_many(session: Session, actor: User | None, *, proposal_ids: Sequence[int]) -> int:
-    """Confirm a selection in one transaction: all of it or, on any error, none of it."""
+def confirm_many(
+    session: Session, actor: User | None, *, proposal_ids: Sequence[int], keep_both: Collection[int] = ()
+) -> int:
+    """Confirm a selection in one transaction: all of it or, on any error, none of it.
+
+    Proposals listed in `keep_both` do not replace the memory they overlap with.
+    """
     user = require_athlete(actor)
     index = _memory_index(session, user.id)
     ids = _check_bulk(proposal_ids)
     for proposal_id in ids:
-        confirm(session, user, proposal_id=proposal_id, index=index)
+        on_conflict: OnConflict = "keep_both" if proposal_id in keep_both else "replace"
+        confirm(session, user, proposal_id=proposal_id, index=index, on_conflict=on_conflict)
     return len(ids)
 
 

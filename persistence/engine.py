@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +12,13 @@ SQLITE_BUSY_TIMEOUT_MS = 10_000
 IMMEDIATE = "memory_review_immediate"
 
 
+def _json_text(value: Any) -> str:
+    # Keep "früh" as written, so text search over JSON payloads finds what people typed.
+    return json.dumps(value, ensure_ascii=False)
+
+
 def make_engine(url: str, **kwargs: Any) -> Engine:
+    kwargs.setdefault("json_serializer", _json_text)
     if url.startswith("sqlite"):
         return _sqlite_engine(url, **kwargs)
     return create_engine(url, pool_pre_ping=True, **kwargs)

@@ -118,7 +118,11 @@ def test_replaces_supersedes_the_old_memory_and_keeps_it_in_history(engine: Engi
     assert archived.superseded_by_id == new.id
     assert [m.id for m in active] == [new.id]
     assert new.occurrences == 2, "the new memory carries the old one's count on"
-    assert history[0].reason == f"Confirmed proposal #{proposal.id}"
+    assert history[0].reason == f"Confirmed proposal #{proposal.id}, replacing memory #{old.id}"
+    assert history[0].after is not None and history[0].after["occurrences"] == 2, "the carried count is audited"
+    with unit_of_work(engine, read_only=True) as session:
+        old_history = memories.memory_history(session, athlete, memory_id=old.id)
+    assert [(e.action, e.reason) for e in old_history][-1] == ("supersede", f"Replaced by memory #{new.id}")
 
 
 def test_keep_both_leaves_the_old_memory_active(engine: Engine, athlete: User) -> None:

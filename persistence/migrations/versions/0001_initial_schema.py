@@ -60,6 +60,7 @@ def upgrade() -> None:
         sa.Column("last_login_at", sa.DateTime(timezone=True), nullable=True),
         sa.PrimaryKeyConstraint("id"),
         sa.UniqueConstraint("username"),
+        sqlite_autoincrement=True,
     )
     op.create_table(
         "access_events",
@@ -181,6 +182,7 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(["deleted_by_id"], ["users.id"], ondelete="SET NULL"),
         sa.ForeignKeyConstraint(["superseded_by_id"], ["memories.id"], ondelete="SET NULL"),
         sa.PrimaryKeyConstraint("id"),
+        sqlite_autoincrement=True,
     )
     with op.batch_alter_table("memories", schema=None) as batch_op:
         batch_op.create_index(
@@ -212,6 +214,7 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(["athlete_id"], ["users.id"], ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("id"),
         sa.UniqueConstraint("athlete_id", "kind", "reference"),
+        sqlite_autoincrement=True,
     )
     op.create_table(
         "proposals",
@@ -292,6 +295,7 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(["memory_id"], ["memories.id"], ondelete="SET NULL"),
         sa.ForeignKeyConstraint(["source_text_id"], ["source_texts.id"], ondelete="SET NULL"),
         sa.PrimaryKeyConstraint("id"),
+        sqlite_autoincrement=True,
     )
     with op.batch_alter_table("proposals", schema=None) as batch_op:
         batch_op.create_index(
