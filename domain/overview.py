@@ -64,10 +64,16 @@ def learned_per_week(
     return [WeekCount(week, count) for week, count in counts.items()]
 
 
-def overview(session: Session, actor: User | None, *, weeks: int = DEFAULT_WEEKS) -> Overview:
+def overview(
+    session: Session,
+    actor: User | None,
+    *,
+    weeks: int = DEFAULT_WEEKS,
+    proposal_max_age: timedelta = proposals.DEFAULT_MAX_AGE,
+) -> Overview:
     user = require_athlete(actor)
     return Overview(
         counts=count_by_type(session, user),
-        pending=proposals.count_pending(session, user),
+        pending=proposals.count_pending(session, user, max_age=proposal_max_age),
         learned_per_week=learned_per_week(session, user, weeks=weeks),
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 from functools import cached_property
 from pathlib import Path
 
@@ -28,6 +29,10 @@ class Settings(BaseSettings):
     archived_retention_days: int = 90
     proposal_retention_days: int = 90
     access_event_retention_days: int = 90
+
+    @property
+    def proposal_max_age(self) -> timedelta:
+        return timedelta(days=self.proposal_max_age_days)
 
     @cached_property
     def effective_database_url(self) -> str:

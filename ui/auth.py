@@ -12,6 +12,7 @@ from starlette.responses import Response
 from domain.models import User
 from domain.users import get_user
 
+PAGE_USER_KEY = "page_user_id"  # in app.storage.client: whom the open page was built for
 PUBLIC_PREFIXES = ("/login", "/_nicegui", "/assets", "/api/", "/favicon")
 
 

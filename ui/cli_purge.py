@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from domain.proposals import expire_stale
 from domain.retention import RetentionPeriods, plan_purge, run_purge
 from persistence.settings import Settings
 from persistence.uow import unit_of_work
@@ -29,6 +30,9 @@ def _purge(args: argparse.Namespace, settings: Settings) -> int:
     from ui.cli import ready_engine
 
     engine = ready_engine(settings)
+    if not args.dry_run:  # a dry run changes nothing; a run first expires what is past its age
+        with unit_of_work(engine) as session:
+            expire_stale(session, max_age=settings.proposal_max_age)
     with unit_of_work(engine, read_only=True) as session:
         plan = plan_purge(session, None, periods=retention_periods(settings), as_system=True)
     print("A purge would remove:" if args.dry_run else "Purging:")

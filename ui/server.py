@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from datetime import timedelta
 
 from nicegui import app, ui
+from sqlalchemy import Engine
 
 from domain.proposals import expire_stale
 from persistence.demo import load_demo
@@ -18,19 +18,26 @@ from ui import runtime
 from ui.assets import ASSETS
 from ui.auth import LoginRequired
 
+EXPIRY_INTERVAL_S = 3600
+
 
 def prepare(settings: Settings, *, demo: bool) -> bool:
     """Migrate, load demo data if asked and empty, register pages; say if demo data was loaded."""
     engine = make_engine(settings.effective_database_url)
     upgrade(engine)
     loaded = load_demo(engine) if demo else False
-    with unit_of_work(engine) as session:
-        expire_stale(session, max_age=timedelta(days=settings.proposal_max_age_days))
+    expire_proposals(engine, settings)
+    app.on_startup(lambda: app.timer(EXPIRY_INTERVAL_S, lambda: expire_proposals(engine, settings), immediate=False))
     runtime.configure(engine, settings)
     _register_pages()
     app.add_middleware(LoginRequired)
     app.add_static_files("/assets", str(ASSETS / "static"))
     return loaded
+
+
+def expire_proposals(engine: Engine, settings: Settings) -> None:
+    with unit_of_work(engine) as session:
+        expire_stale(session, max_age=settings.proposal_max_age)
 
 
 def _register_pages() -> None:

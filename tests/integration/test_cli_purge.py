@@ -43,3 +43,27 @@ def test_dry_run_lists_and_run_removes(
 def _exists(engine: Engine, memory_id: int) -> bool:
     with unit_of_work(engine, read_only=True) as session:
         return session.get(Memory, memory_id, execution_options=with_inactive()) is not None
+
+
+def test_purge_first_expires_pending_proposals_past_their_age(
+    sqlite_engine: Engine, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from domain.enums import ProposalStatus, SourceKind
+    from domain.ingest import ingest
+    from domain.models import Proposal
+
+    owner = make_user(sqlite_engine, "alex")
+    with unit_of_work(sqlite_engine) as session:
+        [proposal] = ingest(
+            session, athlete=owner, kind=SourceKind.USER_MESSAGE, reference="m1", text="I prefer morning runs."
+        ).proposals
+        proposal.created_at = utcnow() - timedelta(days=31)
+    url = str(sqlite_engine.url)
+    assert main(["purge", "--dry-run", "--db", url]) == 0
+    with unit_of_work(sqlite_engine, read_only=True) as session:
+        assert session.get(Proposal, proposal.id).status == ProposalStatus.PENDING  # type: ignore[union-attr]
+    assert main(["purge", "--db", url]) == 0
+    capsys.readouterr()
+    with unit_of_work(sqlite_engine, read_only=True) as session:
+        stored = session.get(Proposal, proposal.id)
+    assert stored is not None and stored.status == ProposalStatus.EXPIRED

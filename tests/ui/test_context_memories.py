@@ -224,3 +224,13 @@ async def test_an_athlete_cannot_reach_another_athletes_memory_by_id(user: User,
     await user.should_not_see(marker="history-dialog")
     await user.open(f"/?memory={own.id}")
     await user.should_see(marker="history-dialog")
+
+
+async def test_a_malformed_memory_link_says_not_found(user: User) -> None:
+    await log_in(user, "alex")
+    await user.should_see("What your coach remembers")
+    for bad in ("abc", "99999999999999999999", "-3", "0", "１２"):
+        await user.open(f"/?memory={bad}")
+        await user.should_see("Memory not found.")
+        await user.should_see("What your coach remembers")
+        await user.should_not_see(marker="history-dialog")

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+import pytest
 from nicegui import ui
 from nicegui.testing import User
 from sqlalchemy import Engine, select
 
 from domain import proposals
 from domain.enums import MemoryStatus, MemoryType, ProposalStatus
+from domain.ingest import ingest
 from domain.models import Memory, Proposal
+from domain.types import utcnow
 from persistence.uow import unit_of_work
 from tests.ui.test_context_support import (
     NEW,
@@ -99,6 +104,22 @@ async def test_keep_both_confirms_without_replacing(user: User, app_database: st
         old = memory_by_content(engine, "alex", "Occasional knee soreness")
         assert old.status == MemoryStatus.ACTIVE  # kept both
     await user.should_see("Occasional knee soreness")
+
+
+async def test_confirm_selected_honours_each_cards_keep_both(user: User, app_database: str) -> None:
+    with database(app_database) as engine:
+        reject_all_pending(engine, "alex")
+        replaces, new = add_proposals(engine, "alex", [REPLACES, NEW])
+        await open_context(user)
+        with user.scope(marker=f"proposal-{replaces}"):
+            set_value(user, "keep-both", True)
+            user.find(marker="proposal-select").click()
+        with user.scope(marker=f"proposal-{new}"):
+            user.find(marker="proposal-select").click()
+        user.find(marker="confirm-selected").click()
+        await user.should_see("Confirmed 2 proposals.")
+        old = memory_by_content(engine, "alex", "Occasional knee soreness")
+    assert old.status == MemoryStatus.ACTIVE  # kept both, as the card said
 
 
 async def test_confirm_that_replaces_archives_the_old_memory(user: User, app_database: str) -> None:
@@ -192,3 +213,50 @@ async def test_bulk_buttons_need_a_selection(user: User, app_database: str) -> N
     await open_context(user)
     user.find(marker="confirm-selected").click()  # disabled: nothing happens
     await user.should_see(marker="proposal-confirm")
+
+
+async def test_an_insight_proposal_shows_the_observations_it_rests_on(user: User, app_database: str) -> None:
+    with database(app_database) as engine:
+        owner = athlete(engine, "alex")
+        notes = {
+            "act_a1": "Right Achilles was tight after the hills.",
+            "act_a2": "Achilles pain again this morning.",
+            "act_a3": "Sore Achilles on the cooldown.",
+        }
+        with unit_of_work(engine) as session:
+            for reference, text in notes.items():
+                ingest(session, athlete=owner, kind="activity_note", reference=reference, text=text)
+        await open_context(user)
+    await user.should_see("Recurring right Achilles issues: 3 observations")
+    await user.should_see("Based on:")
+    await user.should_see("act_a3")
+
+
+def age_proposal(engine: Engine, proposal_id: int, days: int) -> None:
+    with unit_of_work(engine) as session:
+        stored = session.get(Proposal, proposal_id)
+        assert stored is not None
+        stored.created_at = utcnow() - timedelta(days=days)
+
+
+async def test_proposals_past_the_default_age_are_not_offered(user: User, app_database: str) -> None:
+    with database(app_database) as engine:
+        (old,) = add_proposals(engine, "alex", [NEW])
+        age_proposal(engine, old, days=45)
+        await open_context(user)
+    await user.should_not_see(marker=f"proposal-{old}")
+
+
+@pytest.fixture
+def sixty_day_proposals(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMORY_REVIEW_PROPOSAL_MAX_AGE_DAYS", "60")
+
+
+async def test_the_configured_proposal_age_decides_what_is_offered(
+    sixty_day_proposals: None, user: User, app_database: str
+) -> None:
+    with database(app_database) as engine:
+        (old,) = add_proposals(engine, "alex", [NEW])
+        age_proposal(engine, old, days=45)
+        await open_context(user)
+    await user.should_see(marker=f"proposal-{old}")

@@ -62,6 +62,9 @@ def excerpt(text: str, start: int | None, end: int | None, *, context: int = CON
 
 def evidence_block(proposal: Proposal, source: SourceText | None) -> None:
     with ui.column().classes("mr-evidence w-full gap-1"):
+        if source is None and proposal.evidence:
+            pattern_evidence(proposal.evidence)
+            return
         if source is None:
             ui.label("The note this came from is no longer stored.").classes("mr-muted text-sm")
             return
@@ -74,3 +77,14 @@ def evidence_block(proposal: Proposal, source: SourceText | None) -> None:
         with ui.element("blockquote").classes("mr-quote").mark("evidence"):
             for segment in excerpt(source.text, proposal.evidence_start, proposal.evidence_end):
                 mark(segment.text) if segment.marked else span(segment.text)
+
+
+def pattern_evidence(references: list[str]) -> None:
+    """What a pattern-analysis proposal rests on: the notes and memories it counted."""
+    with ui.row().classes("items-center gap-1 mr-muted text-sm"):
+        ui.icon("insights", size="18px").props('aria-hidden="true"')
+        ui.label(f"Pattern across {len(references)} observations")
+    with ui.row().classes("items-center gap-1").mark("evidence"):
+        ui.label("Based on:").classes("text-sm")
+        for reference in references:
+            ui.label(reference).classes("mr-ref")

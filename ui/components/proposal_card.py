@@ -30,16 +30,20 @@ class ProposalActions:
     edit: Callable[[PendingItem], None]
     reject: Callable[[PendingItem], None]
     select: Callable[[int, bool], None]
+    keep_both: Callable[[int, bool], None]  # the card's "Keep both" choice changed
 
 
-def outcome_line(preview: ConfirmPreview) -> ui.checkbox | None:
+def outcome_line(preview: ConfirmPreview, on_keep_both: Callable[[bool], None] | None = None) -> ui.checkbox | None:
     """'If you confirm: …'; for a replacement, also the 'Keep both' choice (returned)."""
     with ui.row().classes(f"items-center gap-2 mr-outcome mr-outcome-{preview.outcome}").mark("outcome"):
         ui.icon(OUTCOME_ICONS[preview.outcome], size="18px").props('aria-hidden="true"')
         ui.label("If you confirm:").classes("text-sm")
         ui.label(outcome_text(preview)).classes("text-sm font-medium mr-memory-text")
         if preview.outcome == "replaces":
-            return ui.checkbox("Keep both").props("dense").mark("keep-both")
+            keep = ui.checkbox("Keep both").props("dense").mark("keep-both")
+            if on_keep_both is not None:
+                keep.on_value_change(lambda e: on_keep_both(bool(e.value)))
+            return keep
     return None
 
 
@@ -64,7 +68,7 @@ def proposal_card(item: PendingItem, actions: ProposalActions, *, selected: bool
             )
             tag_chips(proposal.tags)
         evidence_block(proposal, item.source)
-        keep_both = outcome_line(item.preview)
+        keep_both = outcome_line(item.preview, lambda value: actions.keep_both(proposal.id, value))
         with ui.row().classes("gap-2 mr-actions"):
             ui.button(
                 "Confirm", icon="check", on_click=lambda: actions.confirm(item, bool(keep_both and keep_both.value))

@@ -9,6 +9,7 @@ from nicegui import ui
 from domain import proposals
 from domain.models import User
 from domain.proposals import PendingItem
+from ui import runtime
 from ui.components.db import attempt, read
 from ui.components.proposal_card import ProposalActions, proposal_card
 from ui.components.proposal_dialog import open_proposal_dialog
@@ -23,14 +24,23 @@ class ReviewSection:
         self.on_decided = on_decided
         self.limit = PAGE_SIZE
         self.selected: set[int] = set()
+        self.keep_both: set[int] = set()
         self.checkboxes: dict[int, ui.checkbox] = {}
-        self.actions = ProposalActions(confirm=self.confirm, edit=self.edit, reject=self.reject, select=self.select)
+        self.actions = ProposalActions(
+            confirm=self.confirm,
+            edit=self.edit,
+            reject=self.reject,
+            select=self.select,
+            keep_both=self.choose_keep_both,
+        )
 
     @ui.refreshable_method
     def render(self) -> None:
-        page = read(lambda s: proposals.list_pending(s, self.user, limit=min(self.limit, MAX_SHOWN)))
+        max_age = runtime.current().settings.proposal_max_age
+        page = read(lambda s: proposals.list_pending(s, self.user, limit=min(self.limit, MAX_SHOWN), max_age=max_age))
         shown = {item.proposal.id for item in page.items}
         self.selected &= shown
+        self.keep_both = set()  # the cards are new: their "Keep both" boxes start unticked
         self.checkboxes = {}
         with ui.row().classes("w-full items-center justify-between gap-2"):
             with ui.row().classes("items-center gap-2"):
@@ -97,6 +107,12 @@ class ReviewSection:
             self.selected.discard(proposal_id)
         self._update_bulk()
 
+    def choose_keep_both(self, proposal_id: int, value: bool) -> None:
+        if value:
+            self.keep_both.add(proposal_id)
+        else:
+            self.keep_both.discard(proposal_id)
+
     def show_more(self) -> None:
         self.limit += PAGE_SIZE * 2
         self.render.refresh()
@@ -121,7 +137,8 @@ class ReviewSection:
 
     def confirm_many(self) -> None:
         ids = sorted(self.selected)
-        ok, count = attempt(lambda s: proposals.confirm_many(s, self.user, proposal_ids=ids))
+        keep_both = self.keep_both & set(ids)
+        ok, count = attempt(lambda s: proposals.confirm_many(s, self.user, proposal_ids=ids, keep_both=keep_both))
         self.selected.clear()
         self._done(f"Confirmed {count} proposals.") if ok else self.on_decided()
 

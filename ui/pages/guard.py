@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from nicegui import ui
+from nicegui import app, ui
 
 from domain.enums import Role
 from domain.models import User
 from persistence.uow import unit_of_work
 from ui import runtime
-from ui.auth import current_user, home_path
+from ui.auth import PAGE_USER_KEY, current_user, home_path
 
 
 def page_user(role: Role | None = None) -> User | None:
@@ -22,4 +22,5 @@ def page_user(role: Role | None = None) -> User | None:
             ui.notify("That page is for admins only.", type="warning")
         ui.navigate.to(home_path(user))
         return None
+    app.storage.client[PAGE_USER_KEY] = user.id
     return user

@@ -7,7 +7,8 @@ from nicegui import ui
 from domain import memories
 from domain.enums import Role
 from domain.models import Memory, User
-from domain.overview import overview
+from domain.overview import Overview, overview
+from ui import runtime
 from ui.components.db import attempt, read
 from ui.components.filters import MemoryFilters, filter_bar
 from ui.components.frame import frame
@@ -20,16 +21,22 @@ from ui.components.review import ReviewSection
 from ui.components.undo_bar import UndoBar
 from ui.pages.guard import page_user
 
+MAX_ID = 2**63 - 1
+
 
 @ui.page("/")
-def context_page(memory: int | None = None) -> None:
+def context_page(memory: str | None = None) -> None:
     user = page_user(Role.ATHLETE)
     if user is None:
         return
     with frame(user, "Your memory"):
         page = ContextPage(user)
     if memory is not None:  # a link to one memory opens its history (only one's own: others are "not found")
-        page.history(memory)
+        memory_id = int(memory) if memory.isascii() and memory.isdigit() else 0
+        if 1 <= memory_id <= MAX_ID:
+            page.history(memory_id)
+        else:
+            ui.notify("Memory not found.", type="warning")
 
 
 class ContextPage:
@@ -43,7 +50,7 @@ class ContextPage:
             ui.button("Add memory", icon="add", on_click=self.add).props("unelevated no-caps color=teal-8").mark(
                 "add-memory"
             )
-        self.overview = OverviewPanel(read(lambda s: overview(s, user)))
+        self.overview = OverviewPanel(self.overview_data())
         with ui.element("section").classes("mr-section mr-review w-full").props('aria-label="To review"'):
             self.review = ReviewSection(user, on_decided=self.changed)
             self.review.render()
@@ -55,8 +62,12 @@ class ContextPage:
             self.memories.render()
         self.undo = UndoBar()
 
+    def overview_data(self) -> Overview:
+        max_age = runtime.current().settings.proposal_max_age
+        return read(lambda s: overview(s, self.user, proposal_max_age=max_age))
+
     def memories_changed(self) -> None:
-        self.overview.update(read(lambda s: overview(s, self.user)))
+        self.overview.update(self.overview_data())
         self.memories.reload()
 
     def changed(self) -> None:
