@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session, aliased
 from domain.access_log import ADMIN_VIEW_AUDIT, ADMIN_VIEW_AUDIT_EVENT, record_admin_view
 from domain.actors import require_admin
 from domain.admin_deleted import day_start
-from domain.audit import ChainReport, verify_chain
+from domain.audit import REMOVAL_ACTIONS, ChainReport, verify_chain
 from domain.errors import NotFound
 from domain.models import AuditEvent, User
 
@@ -241,12 +241,13 @@ def to_row(event: AuditEvent, athlete_username: str | None) -> AuditRow:
 def summarize(action: str, before: dict[str, Any] | None, after: dict[str, Any] | None, *, redacted: bool) -> str:
     """One line: what happened, to what; for a change, which fields changed."""
     label = ACTION_LABELS.get(action, action.replace("_", " ").capitalize())
-    payload = after or before or {}
+    # A removal's `after` only lists what it redacted; the record it removed is in `before`.
+    payload = (before if action in REMOVAL_ACTIONS else after or before) or {}
     subject = payload.get("content") or payload.get("username") or payload.get("reference")
     if redacted or payload.get("redacted"):
         subject = "(content redacted)"
     line = f"{label}: {_clip(str(subject))}" if subject else label
-    if before and after and action not in STATUS_ACTIONS:
+    if before and after and action not in STATUS_ACTIONS and action not in REMOVAL_ACTIONS:
         changed = [name for name, _, _ in _changed_fields(before, after) if name != "version"]
         if changed:
             line += f" ({', '.join(changed)} changed)"

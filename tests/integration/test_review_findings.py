@@ -86,3 +86,14 @@ def test_audit_text_search_finds_accented_words(engine: Engine, athlete: User, a
     with unit_of_work(engine) as session:
         found = audit_page(session, admin, filters=AuditFilter(text="früh"))
     assert len(found.rows) == 1
+
+
+def test_the_audit_log_summarises_a_hard_delete_as_redacted(engine: Engine, athlete: User, admin: User) -> None:
+    memory = make_memory(engine, athlete, "Private note")
+    with unit_of_work(engine) as session:
+        memories.delete_memory(session, athlete, memory_id=memory.id)
+    with unit_of_work(engine) as session:
+        memories.hard_delete_memory(session, admin, memory_id=memory.id)
+    with unit_of_work(engine) as session:
+        newest = audit_page(session, admin).rows[0]
+    assert (newest.action, newest.summary) == ("hard_delete", "Deleted permanently: (content redacted)")
