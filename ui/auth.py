@@ -1,16 +1,14 @@
-"""Sessions: who is logged in, kept in NiceGUI's signed per-browser storage."""
+"""Who is logged in on this browser, kept in NiceGUI's signed per-browser storage."""
 
 from __future__ import annotations
 
 from fastapi import Request
 from fastapi.responses import RedirectResponse
 from nicegui import app
-from sqlalchemy.orm import Session
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.responses import Response
 
 from domain.models import User
-from domain.users import get_user
 
 PAGE_USER_KEY = "page_user_id"  # in app.storage.client: whom the open page was built for
 PUBLIC_PREFIXES = ("/login", "/_nicegui", "/assets", "/api/", "/favicon")
@@ -24,16 +22,10 @@ def log_out() -> None:
     app.storage.user.clear()
 
 
-def current_user(session: Session) -> User | None:
-    """The logged-in user, or None when the session ended (logged out, disabled, reset)."""
+def logged_in_identity() -> tuple[int | None, object]:
+    """The user id and session epoch this browser's login was made with (not yet checked)."""
     user_id = app.storage.user.get("user_id")
-    if not isinstance(user_id, int):
-        return None
-    user = get_user(session, user_id)
-    if user is None or user.disabled or user.session_epoch != app.storage.user.get("epoch"):
-        log_out()
-        return None
-    return user
+    return (user_id if isinstance(user_id, int) else None), app.storage.user.get("epoch")
 
 
 def home_path(user: User) -> str:

@@ -6,6 +6,7 @@ import importlib
 import pkgutil
 
 from nicegui import app, ui
+from nicegui import run as nicegui_run
 from sqlalchemy import Engine
 
 from domain.proposals import expire_stale
@@ -15,7 +16,7 @@ from persistence.migrate import upgrade
 from persistence.settings import Settings
 from persistence.uow import unit_of_work
 from ui import runtime
-from ui.assets import ASSETS
+from ui.assets import ASSETS, stylesheet
 from ui.auth import LoginRequired
 
 EXPIRY_INTERVAL_S = 3600
@@ -27,12 +28,22 @@ def prepare(settings: Settings, *, demo: bool) -> bool:
     upgrade(engine)
     loaded = load_demo(engine) if demo else False
     expire_proposals(engine, settings)
-    app.on_startup(lambda: app.timer(EXPIRY_INTERVAL_S, lambda: expire_proposals(engine, settings), immediate=False))
+
+    async def expire_in_thread() -> None:
+        await nicegui_run.io_bound(expire_proposals, engine, settings)
+
+    app.on_startup(lambda: app.timer(EXPIRY_INTERVAL_S, expire_in_thread, immediate=False))
     runtime.configure(engine, settings)
+    _set_up_theme()
     _register_pages()
     app.add_middleware(LoginRequired)
     app.add_static_files("/assets", str(ASSETS / "static"))
     return loaded
+
+
+def _set_up_theme() -> None:
+    """Shared by every page, so it is added once per process, never inside a page builder."""
+    ui.add_css(stylesheet(), shared=True)
 
 
 def expire_proposals(engine: Engine, settings: Settings) -> None:

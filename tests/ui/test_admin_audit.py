@@ -36,6 +36,7 @@ async def test_filter_by_action_and_open_the_diff(user: User, app_database: str)
     await user.should_not_see("Imported: Occasional knee soreness")
     delete_seq = _seq_of_first_row(user)
     user.find(marker=f"open-{delete_seq}").click()
+    await user.should_see(marker="event-diff")
     with user.scope(marker="event-diff"):
         await user.should_see("status")
         await user.should_see("active")

@@ -207,7 +207,7 @@ async def test_a_long_list_loads_a_page_at_a_time(user: User, app_database: str)
         assert len(user.find(marker="memory-content").elements) == 10
         await user.should_see("Show more (6 more)")
         user.find(marker="more-context").click()
-        assert len(user.find(marker="memory-content").elements) == 16
+        await eventually(lambda: len(user.find(marker="memory-content").elements) == 16)
     with user.scope(marker="group-context"):
         await user.should_not_see("Show more (6 more)")
 

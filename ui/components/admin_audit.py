@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from nicegui import background_tasks, run, ui
+from nicegui import background_tasks, ui
 
-from domain.audit import ChainReport
 from domain.audit_export import export_csv
 from domain.audit_log import ACTION_LABELS, AuditFilter, AuditPage, AuditRow, audit_event, audit_page, chain_status
-from domain.models import User
+from domain.errors import DomainError
 from domain.users import athlete_choices, user_choices
-from persistence.uow import unit_of_work
-from ui import runtime
-from ui.auth import current_user
-from ui.components.admin_common import as_admin, as_admin_in_thread, date_input, parse_day, set_aria_label, when
+from ui.components.admin_common import date_input, parse_day, set_aria_label, when
+from ui.session import attempt, in_thread, read
 
 PAGE_SIZE = 25
 ALL, SYSTEM = 0, -1
@@ -27,8 +24,8 @@ class AuditTab:
         self.page_data: AuditPage | None = None
         self.status = ui.label("Audit chain: not checked yet").classes("font-medium").mark("chain-status")
         self.status.props('role=status aria-live="polite"')
-        actors = as_admin(user_choices) or {}
-        athletes = as_admin(athlete_choices) or {}
+        actors = read(user_choices)
+        athletes = read(athlete_choices)
         with ui.row().classes("items-end gap-2 w-full").mark("audit-filters"):
             self.actor = ui.select({ALL: "All actors", SYSTEM: "System (no user)", **actors}, value=ALL, label="Actor")
             self.actor.props("outlined dense").classes("w-40")
@@ -48,10 +45,11 @@ class AuditTab:
         self.results()
 
     async def load(self) -> None:
-        older, newer = self.older_than, self.newer_than
-        self.page_data = await as_admin_in_thread(
-            lambda s, u: audit_page(s, u, filters=self.filters, older_than=older, newer_than=newer, page_size=PAGE_SIZE)
+        filters, older, newer = self.filters, self.older_than, self.newer_than
+        outcome = await attempt(
+            lambda s, u: audit_page(s, u, filters=filters, older_than=older, newer_than=newer, page_size=PAGE_SIZE),
         )
+        self.page_data = outcome.value
         self.results.refresh()
 
     async def apply(self) -> None:
@@ -71,17 +69,14 @@ class AuditTab:
         await self.load()
 
     def check_chain(self) -> None:
-        with unit_of_work(runtime.current().engine, read_only=True) as session:
-            admin = current_user(session)
-        if admin is None:
-            ui.navigate.to("/login")
-            return
         self.status.set_text("Checking the audit chain…")
-        background_tasks.create(self._check(admin), name="verify audit chain")
+        background_tasks.create(self._check(), name="verify audit chain", context=self.status)
 
-    async def _check(self, admin: User) -> None:
-        report = await run.io_bound(_verify, admin)
-        if report is None:  # cancelled: the page closed or the app is stopping
+    async def _check(self) -> None:
+        try:
+            report = await in_thread(chain_status)
+        except DomainError as error:
+            self.status.set_text(f"Audit chain: not checked. {error}")
             return
         self.status.set_text(report.summary())
         self.status.classes(replace="font-medium " + ("mr-btn-brand" if report.ok else "mr-btn-danger"))
@@ -144,11 +139,11 @@ class AuditTab:
                 ui.button("Close", on_click=dialog.close).props("flat no-caps").classes("mr-btn-meta")
         return dialog
 
-    def open(self, seq: int) -> None:
-        found = as_admin(lambda s, u: audit_event(s, u, seq=seq))
-        if found is None:
+    async def open(self, seq: int) -> None:
+        found = await attempt(lambda s, u: audit_event(s, u, seq=seq))
+        if found.value is None:
             return
-        row, changes = found
+        row, changes = found.value
         self.detail.clear()
         with self.detail:
             ui.label(f"Event #{row.seq}: {ACTION_LABELS.get(row.action, row.action)}").classes("text-lg font-semibold")
@@ -178,7 +173,8 @@ class AuditTab:
 
     async def export(self) -> None:
         filters = self.filters
-        result = await as_admin_in_thread(lambda s, u: export_csv(s, u, filters=filters))
+        outcome = await attempt(lambda s, u: export_csv(s, u, filters=filters))
+        result = outcome.value
         if result is None:
             return
         ui.download.content(result.text.encode("utf-8"), "audit-log.csv", "text/csv")
@@ -186,8 +182,3 @@ class AuditTab:
         if result.truncated:
             note += " That is the export limit: narrow the filters for the rest."
         ui.notify(note, type="positive")
-
-
-def _verify(admin: User) -> ChainReport:
-    with unit_of_work(runtime.current().engine, read_only=True) as session:
-        return chain_status(session, admin)

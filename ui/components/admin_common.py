@@ -1,65 +1,11 @@
-"""What the admin tabs share: run a service as the logged-in admin, dates, a pager, empty states."""
+"""What the admin tabs share: dates, a pager, accessible names, short text."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import date, datetime
-from typing import TypeVar
 
-from nicegui import run, ui
-from sqlalchemy.orm import Session
-
-from domain.errors import DomainError
-from domain.models import User
-from persistence.uow import unit_of_work
-from ui import runtime
-from ui.auth import current_user
-
-T = TypeVar("T")
-
-
-class SessionEnded(Exception):
-    """The admin's session ended meanwhile (logged out, disabled, password reset)."""
-
-
-def as_admin(work: Callable[[Session, User], T]) -> T | None:
-    """Run `work` in one unit of work as the logged-in user; show a domain error, change nothing.
-
-    The user is looked up again for every action, so a session that ended or an admin who
-    was demoted meanwhile is refused by the services themselves.
-    """
-    try:
-        with unit_of_work(runtime.current().engine) as session:
-            user = current_user(session)
-            if user is None:
-                raise SessionEnded
-            return work(session, user)
-    except SessionEnded:
-        ui.navigate.to("/login")
-    except DomainError as exc:
-        ui.notify(str(exc), type="negative")
-    return None
-
-
-async def as_admin_in_thread(work: Callable[[Session, User], T]) -> T | None:
-    """Like as_admin, for work that may take a while (a text search over the audit log, an
-    export): it runs in a worker thread, so the page stays responsive for everyone."""
-    engine = runtime.current().engine
-    with unit_of_work(engine, read_only=True) as session:
-        user = current_user(session)
-    if user is None:
-        ui.navigate.to("/login")
-        return None
-
-    def in_unit_of_work() -> T:
-        with unit_of_work(engine) as session:
-            return work(session, user)
-
-    try:
-        return await run.io_bound(in_unit_of_work)
-    except DomainError as exc:
-        ui.notify(str(exc), type="negative")
-        return None
+from nicegui import ui
 
 
 def parse_day(value: str | None) -> date | None:
@@ -83,8 +29,8 @@ def date_input(label: str) -> ui.input:
 def pager(
     *,
     status: str,
-    on_previous: Callable[[], None] | None,
-    on_next: Callable[[], None] | None,
+    on_previous: Callable[[], Awaitable[None]] | None,
+    on_next: Callable[[], Awaitable[None]] | None,
     previous_label: str = "Previous",
     next_label: str = "Next",
     marker: str,

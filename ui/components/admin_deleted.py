@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from nicegui import ui
 from sqlalchemy.orm import Session
 
@@ -9,9 +11,10 @@ from domain.admin_deleted import DeletedPage, DeletedQuery, delete_permanently, 
 from domain.memories import restore_memory
 from domain.models import User
 from domain.users import athlete_choices
-from ui.components.admin_common import as_admin, clip, date_input, pager, parse_day, set_aria_label, when
+from ui.components.admin_common import clip, date_input, pager, parse_day, set_aria_label, when
 from ui.components.labels import TYPE_SINGULAR
 from ui.components.timeago import time_ago
+from ui.session import attempt, read
 
 PAGE_SIZE = 20
 ALL = 0
@@ -24,7 +27,7 @@ class DeletedTab:
         self.page_data: DeletedPage | None = None
         self.restore_ids: list[int] = []
         self.delete_row: tuple[int, str, str] | None = None  # memory id, username, content
-        athletes = as_admin(athlete_choices) or {}
+        athletes = read(athlete_choices)
         with ui.row().classes("items-end gap-2 w-full").mark("deleted-filters"):
             self.text = ui.input("Search deleted memories").props("outlined dense clearable").classes("w-64")
             self.text.on("keydown.enter", self.search)
@@ -39,13 +42,14 @@ class DeletedTab:
         self.delete_dialog = self._delete_dialog()
         self.results()
 
-    def load(self) -> None:
-        self.page_data = as_admin(lambda s, u: list_deleted(s, u, query=self.query))
+    async def load(self) -> None:
+        query = self.query
+        self.page_data = (await attempt(lambda s, u: list_deleted(s, u, query=query))).value
         visible = {row.memory_id for row in self.page_data.rows} if self.page_data else set()
         self.selected &= visible
         self.results.refresh()
 
-    def search(self) -> None:
+    async def search(self) -> None:
         self.query = DeletedQuery(
             text=self.text.value or "",
             athlete_id=self.athlete.value or None,
@@ -54,11 +58,11 @@ class DeletedTab:
             page=1,
             page_size=PAGE_SIZE,
         )
-        self.load()
+        await self.load()
 
-    def go_to(self, page: int) -> None:
-        self.query = DeletedQuery(**{**self.query.__dict__, "page": page})
-        self.load()
+    async def go_to(self, page: int) -> None:
+        self.query = replace(self.query, page=page)
+        await self.load()
 
     @ui.refreshable_method
     def results(self) -> None:
@@ -140,18 +144,18 @@ class DeletedTab:
         self.reason.set_value("")
         self.restore_dialog.open()
 
-    def restore(self) -> None:
+    async def restore(self) -> None:
         ids, reason = self.restore_ids, self.reason.value
         if len(ids) == 1:
-            done = as_admin(lambda s, u: [restore_memory(s, u, memory_id=ids[0], reason=reason)])
+            done = await attempt(lambda s, u: [restore_memory(s, u, memory_id=ids[0], reason=reason)])
         else:
-            done = as_admin(lambda s, u: restore_selected(s, u, memory_ids=ids, reason=reason))
-        if done is None:
+            done = await attempt(lambda s, u: restore_selected(s, u, memory_ids=ids, reason=reason))
+        if not done.ok:
             return
         self.restore_dialog.close()
         self.selected -= set(ids)
         ui.notify("Memory restored." if len(ids) == 1 else f"{len(ids)} memories restored.", type="positive")
-        self.load()
+        await self.load()
 
     # Delete permanently: the admin types the athlete's username to confirm.
     def _delete_dialog(self) -> ui.dialog:
@@ -180,7 +184,7 @@ class DeletedTab:
         self.delete_reason.set_value("")
         self.delete_dialog.open()
 
-    def delete(self) -> None:
+    async def delete(self) -> None:
         if self.delete_row is None:
             return
         memory_id = self.delete_row[0]
@@ -190,11 +194,11 @@ class DeletedTab:
             delete_permanently(session, admin, memory_id=memory_id, typed_username=typed, reason=reason)
             return True
 
-        if as_admin(remove) is None:
+        if not (await attempt(remove)).ok:
             return
         self.delete_dialog.close()
         self.delete_row = None
         self.delete_preview.set_text("")
         self.selected.discard(memory_id)
         ui.notify("Memory deleted permanently.", type="positive")
-        self.load()
+        await self.load()

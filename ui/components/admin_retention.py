@@ -7,7 +7,8 @@ from nicegui import ui
 from domain.retention import PurgePlan, plan_purge, run_purge
 from ui import runtime
 from ui.cli_purge import retention_periods
-from ui.components.admin_common import as_admin, clip, when
+from ui.components.admin_common import clip, when
+from ui.session import attempt
 
 SHOWN = 20
 
@@ -22,9 +23,9 @@ class RetentionTab:
         self.confirm_dialog = self._confirm_dialog()
         self.summary()
 
-    def load(self) -> None:
+    async def load(self) -> None:
         periods = retention_periods(runtime.current().settings)
-        self.plan = as_admin(lambda s, u: plan_purge(s, u, periods=periods))
+        self.plan = (await attempt(lambda s, u: plan_purge(s, u, periods=periods))).value
         self.summary.refresh()
 
     @ui.refreshable_method
@@ -57,13 +58,13 @@ class RetentionTab:
                 ui.button("Purge now", on_click=self.run).props("no-caps unelevated color=negative")
         return dialog
 
-    def run(self) -> None:
+    async def run(self) -> None:
         plan = self.plan
         if plan is None:
             return
-        result = as_admin(lambda s, u: run_purge(s, u, plan=plan))
+        result = await attempt(lambda s, u: run_purge(s, u, plan=plan))
         self.confirm_dialog.close()
-        if result is None:
+        if result.value is None:
             return
-        ui.notify(" ".join(result.lines()), type="positive")
-        self.load()
+        ui.notify(" ".join(result.value.lines()), type="positive")
+        await self.load()

@@ -7,8 +7,9 @@ from nicegui import ui
 from domain.enums import Role
 from domain.models import User
 from domain.users import UserPage, change_role, create_user, list_users, reset_password, set_disabled
-from ui.components.admin_common import as_admin, pager, when
+from ui.components.admin_common import pager, when
 from ui.components.timeago import time_ago
+from ui.session import attempt
 
 PAGE_SIZE = 20
 ROLE_LABELS = {Role.ATHLETE: "Athlete", Role.ADMIN: "Admin"}
@@ -34,23 +35,21 @@ class UsersTab:
         self.reset_dialog = self._reset_dialog()
         self.results()
 
-    def load(self) -> None:
-        self.page_data = as_admin(
-            lambda s, u: list_users(
-                s, u, text=self.text_filter, role=self.role_filter, page=self.page_number, page_size=PAGE_SIZE
-            )
-        )
+    async def load(self) -> None:
+        text, role, page = self.text_filter, self.role_filter, self.page_number
+        outcome = await attempt(lambda s, u: list_users(s, u, text=text, role=role, page=page, page_size=PAGE_SIZE))
+        self.page_data = outcome.value
         self.results.refresh()
 
-    def apply(self) -> None:
+    async def apply(self) -> None:
         self.text_filter = self.search.value or ""
         self.role_filter = Role(self.role.value) if self.role.value else None
         self.page_number = 1
-        self.load()
+        await self.load()
 
-    def go_to(self, page: int) -> None:
+    async def go_to(self, page: int) -> None:
         self.page_number = page
-        self.load()
+        await self.load()
 
     @ui.refreshable_method
     def results(self) -> None:
@@ -96,17 +95,17 @@ class UsersTab:
                     on_click=lambda u=user, r=target: self.set_role(u.id, r),
                 ).props("no-caps flat").classes("mr-btn-brand")
 
-    def toggle_disabled(self, user_id: int, disabled: bool) -> None:
-        changed = as_admin(lambda s, u: set_disabled(s, u, user_id=user_id, disabled=disabled).username)
-        if changed is not None:
-            ui.notify(f"{changed} {'disabled' if disabled else 'enabled'}.", type="positive")
-            self.load()
+    async def toggle_disabled(self, user_id: int, disabled: bool) -> None:
+        changed = await attempt(lambda s, u: set_disabled(s, u, user_id=user_id, disabled=disabled).username)
+        if changed.ok:
+            ui.notify(f"{changed.value} {'disabled' if disabled else 'enabled'}.", type="positive")
+            await self.load()
 
-    def set_role(self, user_id: int, role: Role) -> None:
-        changed = as_admin(lambda s, u: change_role(s, u, user_id=user_id, role=role).username)
-        if changed is not None:
-            ui.notify(f"{changed} is now {ROLE_LABELS[role].lower()}.", type="positive")
-            self.load()
+    async def set_role(self, user_id: int, role: Role) -> None:
+        changed = await attempt(lambda s, u: change_role(s, u, user_id=user_id, role=role).username)
+        if changed.ok:
+            ui.notify(f"{changed.value} is now {ROLE_LABELS[role].lower()}.", type="positive")
+            await self.load()
 
     # Create an account.
     def _create_form(self) -> None:
@@ -122,18 +121,18 @@ class UsersTab:
             self.new_password.props("outlined dense autocomplete=new-password")
             ui.button("Create", icon="add", on_click=self.create).props("no-caps unelevated color=teal-8")
 
-    def create(self) -> None:
+    async def create(self) -> None:
         username, password = self.new_username.value or "", self.new_password.value or ""
         name, role = self.new_name.value or None, Role(self.new_role.value)
-        created = as_admin(
+        created = await attempt(
             lambda s, u: create_user(s, u, username=username, password=password, role=role, display_name=name).username
         )
-        if created is None:
+        if not created.ok:
             return
         for field in (self.new_username, self.new_name, self.new_password):
             field.set_value("")
-        ui.notify(f"Created {ROLE_LABELS[role].lower()} {created}.", type="positive")
-        self.load()
+        ui.notify(f"Created {ROLE_LABELS[role].lower()} {created.value}.", type="positive")
+        await self.load()
 
     # Reset a password (ends that user's sessions).
     def _reset_dialog(self) -> ui.dialog:
@@ -156,14 +155,14 @@ class UsersTab:
         self.reset_password.set_value("")
         self.reset_dialog.open()
 
-    def reset(self) -> None:
+    async def reset(self) -> None:
         if self.reset_target is None:
             return
         user_id, username = self.reset_target
         password = self.reset_password.value or ""
-        done = as_admin(lambda s, u: reset_password(s, u, user_id=user_id, new_password=password).id)
-        if done is None:
+        done = await attempt(lambda s, u: reset_password(s, u, user_id=user_id, new_password=password).id)
+        if not done.ok:
             return
         self.reset_dialog.close()
         ui.notify(f"Password of {username} reset; their sessions ended.", type="positive")
-        self.load()
+        await self.load()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from nicegui import ui
@@ -43,12 +43,12 @@ class MemoryFilters:
         )
 
 
-def filter_bar(filters: MemoryFilters, on_change: Callable[[], None]) -> Callable[[], None]:
+def filter_bar(filters: MemoryFilters, on_change: Callable[[], Awaitable[None]]) -> Callable[[], Awaitable[None]]:
     """Build the controls; return a function that clears every filter."""
 
     quiet = {"on": False}
 
-    def changed() -> None:
+    async def changed() -> None:
         if quiet["on"]:
             return
         filters.text = search.value or ""
@@ -56,7 +56,7 @@ def filter_bar(filters: MemoryFilters, on_change: Callable[[], None]) -> Callabl
         filters.sources = list(sources.value or [])
         filters.confidences = list(confidences.value or [])
         filters.sort = sort.value or "updated"
-        on_change()
+        await on_change()
 
     with ui.row().classes("mr-filters w-full items-start gap-2"):
         search = (
@@ -84,13 +84,13 @@ def filter_bar(filters: MemoryFilters, on_change: Callable[[], None]) -> Callabl
     for element in (search, types, sources, confidences, sort):
         element.on_value_change(changed)
 
-    def clear() -> None:
+    async def clear() -> None:
         quiet["on"] = True
         search.value = ""
         for element in (types, sources, confidences):
             element.value = []
         quiet["on"] = False
-        changed()
+        await changed()
 
     return clear
 

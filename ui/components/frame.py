@@ -21,7 +21,6 @@ def _log_out() -> None:
 @contextmanager
 def frame(user: User, title: str) -> Iterator[ui.column]:
     ui.page_title(f"{title} · {APP_NAME}")
-    ui.add_css(app_css(), shared=True)
     dark = ui.dark_mode().bind_value(app.storage.user, "dark_mode")
     with ui.header().classes("mr-header items-center justify-between px-4 py-2"):
         with ui.row().classes("items-center gap-2 no-wrap"):
@@ -35,9 +34,3 @@ def frame(user: User, title: str) -> Iterator[ui.column]:
             ui.button("Log out", on_click=_log_out).props("flat color=white no-caps")
     with ui.column().classes("mr-main w-full max-w-5xl mx-auto p-4 gap-4") as main:
         yield main
-
-
-def app_css() -> str:
-    from ui.assets import stylesheet
-
-    return stylesheet()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from nicegui import ui
@@ -10,12 +10,12 @@ from nicegui import ui
 from domain import memories
 from domain.errors import DomainError, NotFound
 from domain.memory_writes import CONTENT_FIELDS
-from domain.models import AuditEvent, Memory, User
-from ui.components.db import read, write
+from domain.models import AuditEvent, Memory
 from ui.components.dialogs import titled_dialog
 from ui.components.diff import field_changes, word_diff
 from ui.components.text import Inline, span
 from ui.components.timeago import time_ago
+from ui.session import read, write
 
 ACTION_LABELS = {
     "create": "Added",
@@ -40,23 +40,23 @@ def _current(memory: Memory) -> tuple[Any, ...]:
     return (memory.content, memory.type.value, tuple(memory.tags), memory.confidence.value)
 
 
-def open_history_dialog(user: User, memory_id: int, on_restored: Callable[[], None]) -> None:
+def open_history_dialog(memory_id: int, on_restored: Callable[[], Awaitable[None]]) -> None:
     try:
         memory, events = read(
-            lambda s: (
-                memories.get_memory(s, user, memory_id=memory_id),
-                memories.memory_history(s, user, memory_id=memory_id),
+            lambda s, u: (
+                memories.get_memory(s, u, memory_id=memory_id),
+                memories.memory_history(s, u, memory_id=memory_id),
             )
         )
     except NotFound:
         ui.notify("Memory not found.", type="warning")
         return
 
-    def restore(event: AuditEvent) -> None:
+    async def restore(event: AuditEvent) -> None:
         try:
-            write(
-                lambda s: memories.revert_memory(
-                    s, user, memory_id=memory.id, event_seq=event.seq, expected_version=memory.version
+            await write(
+                lambda s, u: memories.revert_memory(
+                    s, u, memory_id=memory.id, event_seq=event.seq, expected_version=memory.version
                 )
             )
         except DomainError as error:
@@ -64,7 +64,7 @@ def open_history_dialog(user: User, memory_id: int, on_restored: Callable[[], No
         else:
             ui.notify("Restored this version.", type="positive")
         dialog.close()
-        on_restored()
+        await on_restored()
 
     with titled_dialog("History", marker="history-dialog", wide=True) as dialog:
         ui.label(memory.content).classes("mr-memory-text font-medium")
@@ -73,7 +73,7 @@ def open_history_dialog(user: User, memory_id: int, on_restored: Callable[[], No
                 _event_card(event, _current(memory), restore)
 
 
-def _event_card(event: AuditEvent, current: tuple[Any, ...], restore: Callable[[AuditEvent], None]) -> None:
+def _event_card(event: AuditEvent, current: tuple[Any, ...], restore: Callable[[AuditEvent], Awaitable[None]]) -> None:
     with ui.card().classes("mr-card w-full gap-1").props("flat").mark(f"event-{event.seq}"):
         with ui.row().classes("items-baseline gap-2"):
             ui.label(ACTION_LABELS.get(event.action, event.action.replace("_", " ").capitalize())).classes(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from nicegui import ui
@@ -11,7 +11,7 @@ from domain.models import Memory
 from ui.components.labels import CONFIDENCE_COLORS, CONFIDENCE_LABELS, SOURCE_ICONS, SOURCE_LABELS
 from ui.components.timeago import time_ago
 
-MemoryAction = Callable[[Memory], None]
+MemoryAction = Callable[[Memory], Awaitable[None] | None]
 
 
 @dataclass(frozen=True)

@@ -2,27 +2,35 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from nicegui import ui
 
 from domain import memories
 from domain.errors import DomainError, EditConflict, InvalidInput, NotFound
-from domain.models import Memory, User
+from domain.models import Memory
 from domain.schemas import MemoryCreate, MemoryEdit
-from ui.components.db import read, write
 from ui.components.dialogs import titled_dialog
 from ui.components.labels import TYPE_SINGULAR
 from ui.components.memory_form import MemoryForm
+from ui.session import in_thread, write
 
-Saved = Callable[[], None]
+Saved = Callable[[], Awaitable[None]]
 
 
-def open_add_dialog(user: User, on_saved: Saved) -> None:
-    def save() -> None:
+@dataclass
+class _ExpectedVersion:
+    """The version the athlete's edit is based on; a conflict moves it to the newer one."""
+
+    version: int
+
+
+def open_add_dialog(on_saved: Saved) -> None:
+    async def save() -> None:
         try:
             data = form.parse(MemoryCreate)
-            write(lambda s: memories.add_memory(s, user, data=data))
+            await write(lambda s, u: memories.add_memory(s, u, data=data))
         except InvalidInput as error:
             form.show_error(error)
             return
@@ -31,7 +39,7 @@ def open_add_dialog(user: User, on_saved: Saved) -> None:
             return
         dialog.close()
         ui.notify("Memory added.", type="positive")
-        on_saved()
+        await on_saved()
 
     with titled_dialog("Add memory", marker="add-dialog") as dialog:
         form = MemoryForm()
@@ -39,44 +47,43 @@ def open_add_dialog(user: User, on_saved: Saved) -> None:
         _buttons(dialog, save)
 
 
-def open_edit_dialog(user: User, memory: Memory, on_saved: Saved) -> None:
-    expected = {"version": memory.version}
+def open_edit_dialog(memory: Memory, on_saved: Saved) -> None:
+    expected = _ExpectedVersion(memory.version)
 
-    def save() -> None:
+    async def save() -> None:
         try:
             changes = form.parse(MemoryEdit)
-            write(
-                lambda s: memories.edit_memory(
-                    s, user, memory_id=memory.id, changes=changes, expected_version=expected["version"]
-                )
+            version = expected.version
+            await write(
+                lambda s, u: memories.edit_memory(s, u, memory_id=memory.id, changes=changes, expected_version=version)
             )
         except InvalidInput as error:
             form.show_error(error)
             return
         except EditConflict as error:
-            _show_newer(error)
+            await _show_newer(error)
             return
         except NotFound:
             dialog.close()
             ui.notify("This memory was deleted meanwhile; nothing was saved.", type="warning")
-            on_saved()
+            await on_saved()
             return
         except DomainError as error:
             ui.notify(str(error), type="negative")
             return
         dialog.close()
         ui.notify("Memory saved.", type="positive")
-        on_saved()
+        await on_saved()
 
-    def _show_newer(error: EditConflict) -> None:
+    async def _show_newer(error: EditConflict) -> None:
         try:
-            newer = read(lambda s: memories.get_memory(s, user, memory_id=memory.id))
+            newer = await in_thread(lambda s, u: memories.get_memory(s, u, memory_id=memory.id))
         except NotFound:
             dialog.close()
             ui.notify("This memory was deleted meanwhile; nothing was saved.", type="warning")
-            on_saved()
+            await on_saved()
             return
-        expected["version"] = newer.version
+        expected.version = newer.version
         conflict.clear()
         with conflict:
             ui.label(str(error)).classes("font-semibold")
@@ -88,7 +95,7 @@ def open_edit_dialog(user: User, memory: Memory, on_saved: Saved) -> None:
                 "text-sm"
             )
         conflict.set_visibility(True)
-        on_saved()
+        await on_saved()
 
     with titled_dialog("Edit memory", marker="edit-dialog") as dialog:
         conflict = ui.column().classes("mr-conflict w-full gap-1").props('role="alert"').mark("edit-conflict")
@@ -98,7 +105,7 @@ def open_edit_dialog(user: User, memory: Memory, on_saved: Saved) -> None:
         _buttons(dialog, save)
 
 
-def _buttons(dialog: ui.dialog, save: Callable[[], None]) -> None:
+def _buttons(dialog: ui.dialog, save: Callable[[], Awaitable[None]]) -> None:
     with ui.row().classes("w-full justify-end gap-2"):
         ui.button("Cancel", on_click=dialog.close).props("flat no-caps")
         ui.button("Save", on_click=save).props("unelevated no-caps color=teal-8").mark("save")

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from nicegui import ui
 from sqlalchemy.orm import Session
@@ -10,52 +11,54 @@ from sqlalchemy.orm import Session
 from domain.enums import MemoryType
 from domain.memories import MAX_PAGE, MemoryPage, list_memories
 from domain.models import User
-from ui.components.db import read
 from ui.components.filters import MemoryFilters
 from ui.components.labels import TYPE_ICONS, TYPE_LABELS
 from ui.components.memory_card import MemoryActions, memory_card
+from ui.session import in_thread, read
 
 PAGE_SIZE = 10
+
+
+@dataclass
+class _Shown:
+    count: int
 
 
 class MemoryList:
     def __init__(
         self,
-        user: User,
         filters: MemoryFilters,
         actions: MemoryActions,
         *,
-        on_add: Callable[[], None],
-        on_clear_filters: Callable[[], None],
+        on_add: Callable[[], Awaitable[None] | None],
+        on_clear_filters: Callable[[], Awaitable[None] | None],
     ) -> None:
-        self.user = user
         self.filters = filters
         self.actions = actions
         self.on_add = on_add
         self.on_clear_filters = on_clear_filters
         self.loaded: dict[MemoryType, int] = {}
+        self.pages: dict[MemoryType, MemoryPage] = read(self._load)
 
-    def _pages(self) -> dict[MemoryType, MemoryPage]:
-        def load(session: Session) -> dict[MemoryType, MemoryPage]:
-            return {
-                memory_type: list_memories(
-                    session,
-                    self.user,
-                    query=self.filters.query(memory_type, limit=min(self.loaded.get(memory_type, PAGE_SIZE), MAX_PAGE)),
-                )
-                for memory_type in self.filters.shown_types()
-            }
+    def _load(self, session: Session, user: User) -> dict[MemoryType, MemoryPage]:
+        return {
+            memory_type: list_memories(
+                session,
+                user,
+                query=self.filters.query(memory_type, limit=min(self.loaded.get(memory_type, PAGE_SIZE), MAX_PAGE)),
+            )
+            for memory_type in self.filters.shown_types()
+        }
 
-        return read(load)
-
-    def reload(self, *, from_start: bool = False) -> None:
+    async def reload(self, *, from_start: bool = False) -> None:
         if from_start:
             self.loaded.clear()
+        self.pages = await in_thread(self._load)
         self.render.refresh()
 
     @ui.refreshable_method
     def render(self) -> None:
-        pages = {t: p for t, p in self._pages().items() if p.total}
+        pages = {t: p for t, p in self.pages.items() if p.total}
         if not pages:
             self._empty()
             return
@@ -75,7 +78,7 @@ class MemoryList:
                 ui.button("Add memory", icon="add", on_click=self.on_add).props("unelevated no-caps color=teal-8")
 
     def _group(self, memory_type: MemoryType, page: MemoryPage) -> None:
-        shown = {"count": len(page.items)}
+        shown = _Shown(len(page.items))
         with ui.column().classes("w-full gap-2").mark(f"group-{memory_type.value}"):
             with ui.row().classes("items-center gap-2"):
                 ui.icon(TYPE_ICONS[memory_type]).classes("mr-type-icon").props('aria-hidden="true"')
@@ -90,23 +93,20 @@ class MemoryList:
             more.mark(f"more-{memory_type.value}")
 
         def update_more() -> None:
-            remaining = page.total - shown["count"]
+            remaining = page.total - shown.count
             more.set_text(f"Show more ({remaining} more)")
             more.set_visibility(remaining > 0)
 
-        def show_more() -> None:
-            next_page = read(
-                lambda s: list_memories(
-                    s, self.user, query=self.filters.query(memory_type, limit=PAGE_SIZE * 2, offset=shown["count"])
-                )
-            )
+        async def show_more() -> None:
+            query = self.filters.query(memory_type, limit=PAGE_SIZE * 2, offset=shown.count)
+            next_page = await in_thread(lambda s, u: list_memories(s, u, query=query))
             with cards:
                 for memory in next_page.items:
                     memory_card(memory, self.actions)
-            shown["count"] += len(next_page.items)
-            self.loaded[memory_type] = shown["count"]
+            shown.count += len(next_page.items)
+            self.loaded[memory_type] = shown.count
             if not next_page.items:
-                shown["count"] = page.total
+                shown.count = page.total
             update_more()
 
         update_more()

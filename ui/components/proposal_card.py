@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from nicegui import ui
@@ -26,9 +26,9 @@ def outcome_text(preview: ConfirmPreview) -> str:
 
 @dataclass(frozen=True)
 class ProposalActions:
-    confirm: Callable[[PendingItem, bool], None]  # (item, keep_both)
+    confirm: Callable[[PendingItem, bool], Awaitable[None]]  # (item, keep_both)
     edit: Callable[[PendingItem], None]
-    reject: Callable[[PendingItem], None]
+    reject: Callable[[PendingItem], Awaitable[None]]
     select: Callable[[int, bool], None]
     keep_both: Callable[[int, bool], None]  # the card's "Keep both" choice changed
 

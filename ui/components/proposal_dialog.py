@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from nicegui import ui
 
 from domain import proposals
 from domain.errors import DomainError, InvalidInput
-from domain.models import User
 from domain.proposals import PendingItem
 from domain.schemas import ProposalEdit
-from ui.components.db import read, write
 from ui.components.dialogs import titled_dialog
 from ui.components.memory_form import MemoryForm
 from ui.components.proposal_card import outcome_line
+from ui.session import in_thread, write
 
 
 def _only_changes(item: PendingItem, edits: ProposalEdit) -> ProposalEdit:
@@ -27,34 +26,45 @@ def _only_changes(item: PendingItem, edits: ProposalEdit) -> ProposalEdit:
     )
 
 
-def open_proposal_dialog(user: User, item: PendingItem, on_done: Callable[[], None]) -> None:
+class _KeepBoth:
+    """The dialog's current "Keep both" box; the preview replaces it when the edits change."""
+
+    box: ui.checkbox | None = None
+
+    @property
+    def chosen(self) -> bool:
+        return self.box is not None and bool(self.box.value)
+
+
+def open_proposal_dialog(item: PendingItem, on_done: Callable[[], Awaitable[None]]) -> None:
     proposal = item.proposal
-    state: dict[str, ui.checkbox | None] = {"keep_both": None}
+    keep = _KeepBoth()
 
     def edits() -> ProposalEdit:
         return _only_changes(item, form.parse(ProposalEdit))
 
-    def update_preview() -> None:
+    async def update_preview() -> None:
         try:
             wanted = edits()
-            preview = read(lambda s: proposals.preview_confirm(s, user, proposal_id=proposal.id, edits=wanted))
+            preview = await in_thread(
+                lambda s, u: proposals.preview_confirm(s, u, proposal_id=proposal.id, edits=wanted)
+            )
         except DomainError:
             return
         outcome.clear()
         with outcome:
-            state["keep_both"] = outcome_line(preview)
+            keep.box = outcome_line(preview)
 
-    def confirm() -> None:
-        keep = state["keep_both"]
+    async def confirm() -> None:
         try:
             wanted = edits()
-            write(
-                lambda s: proposals.confirm(
+            await write(
+                lambda s, u: proposals.confirm(
                     s,
-                    user,
+                    u,
                     proposal_id=proposal.id,
                     edits=wanted,
-                    on_conflict="keep_both" if keep is not None and keep.value else "replace",
+                    on_conflict="keep_both" if keep.chosen else "replace",
                 )
             )
         except InvalidInput as error:
@@ -67,13 +77,13 @@ def open_proposal_dialog(user: User, item: PendingItem, on_done: Callable[[], No
         else:
             ui.notify("Confirmed.", type="positive")
         dialog.close()
-        on_done()
+        await on_done()
 
     with titled_dialog("Edit proposal", marker="proposal-dialog") as dialog:
         form = MemoryForm(proposal.content, proposal.type, proposal.tags)
         outcome = ui.column().classes("w-full")
         with outcome:
-            state["keep_both"] = outcome_line(item.preview)
+            keep.box = outcome_line(item.preview)
         form.content.on("blur", update_preview)
         form.tags.on("blur", update_preview)
         form.type.on_value_change(update_preview)

@@ -2,25 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from nicegui import ui
+from sqlalchemy.orm import Session
 
 from domain import proposals
 from domain.models import User
-from domain.proposals import PendingItem
+from domain.proposals import PendingItem, PendingPage
 from ui import runtime
-from ui.components.db import attempt, read
 from ui.components.proposal_card import ProposalActions, proposal_card
 from ui.components.proposal_dialog import open_proposal_dialog
+from ui.session import attempt, in_thread, read
 
 PAGE_SIZE = 10
 MAX_SHOWN = 200  # list_pending's largest page
 
 
 class ReviewSection:
-    def __init__(self, user: User, on_decided: Callable[[], None]) -> None:
-        self.user = user
+    def __init__(self, on_decided: Callable[[], Awaitable[None]]) -> None:
         self.on_decided = on_decided
         self.limit = PAGE_SIZE
         self.selected: set[int] = set()
@@ -33,11 +33,19 @@ class ReviewSection:
             select=self.select,
             keep_both=self.choose_keep_both,
         )
+        self.page = read(self._load)
+
+    def _load(self, session: Session, user: User) -> PendingPage:
+        max_age = runtime.current().settings.proposal_max_age
+        return proposals.list_pending(session, user, limit=min(self.limit, MAX_SHOWN), max_age=max_age)
+
+    async def reload(self) -> None:
+        self.page = await in_thread(self._load)
+        self.render.refresh()
 
     @ui.refreshable_method
     def render(self) -> None:
-        max_age = runtime.current().settings.proposal_max_age
-        page = read(lambda s: proposals.list_pending(s, self.user, limit=min(self.limit, MAX_SHOWN), max_age=max_age))
+        page = self.page
         shown = {item.proposal.id for item in page.items}
         self.selected &= shown
         self.keep_both = set()  # the cards are new: their "Keep both" boxes start unticked
@@ -113,37 +121,38 @@ class ReviewSection:
         else:
             self.keep_both.discard(proposal_id)
 
-    def show_more(self) -> None:
+    async def show_more(self) -> None:
         self.limit += PAGE_SIZE * 2
-        self.render.refresh()
+        await self.reload()
 
-    def _done(self, message: str) -> None:
-        ui.notify(message, type="positive")
-        self.on_decided()
+    async def _decided(self, ok: bool, message: str) -> None:
+        if ok:
+            ui.notify(message, type="positive")
+        await self.on_decided()
 
-    def confirm(self, item: PendingItem, keep_both: bool) -> None:
+    async def confirm(self, item: PendingItem, keep_both: bool) -> None:
         on_conflict: proposals.OnConflict = "keep_both" if keep_both else "replace"
-        ok, _ = attempt(
-            lambda s: proposals.confirm(s, self.user, proposal_id=item.proposal.id, on_conflict=on_conflict)
+        outcome = await attempt(
+            lambda s, u: proposals.confirm(s, u, proposal_id=item.proposal.id, on_conflict=on_conflict)
         )
-        self._done(f"Confirmed: '{item.proposal.content}'") if ok else self.on_decided()
+        await self._decided(outcome.ok, f"Confirmed: '{item.proposal.content}'")
 
-    def reject(self, item: PendingItem) -> None:
-        ok, _ = attempt(lambda s: proposals.reject(s, self.user, proposal_id=item.proposal.id))
-        self._done(f"Rejected: '{item.proposal.content}'") if ok else self.on_decided()
+    async def reject(self, item: PendingItem) -> None:
+        outcome = await attempt(lambda s, u: proposals.reject(s, u, proposal_id=item.proposal.id))
+        await self._decided(outcome.ok, f"Rejected: '{item.proposal.content}'")
 
     def edit(self, item: PendingItem) -> None:
-        open_proposal_dialog(self.user, item, self.on_decided)
+        open_proposal_dialog(item, self.on_decided)
 
-    def confirm_many(self) -> None:
+    async def confirm_many(self) -> None:
         ids = sorted(self.selected)
         keep_both = self.keep_both & set(ids)
-        ok, count = attempt(lambda s: proposals.confirm_many(s, self.user, proposal_ids=ids, keep_both=keep_both))
+        outcome = await attempt(lambda s, u: proposals.confirm_many(s, u, proposal_ids=ids, keep_both=keep_both))
         self.selected.clear()
-        self._done(f"Confirmed {count} proposals.") if ok else self.on_decided()
+        await self._decided(outcome.ok, f"Confirmed {outcome.value} proposals.")
 
-    def reject_many(self) -> None:
+    async def reject_many(self) -> None:
         ids = sorted(self.selected)
-        ok, count = attempt(lambda s: proposals.reject_many(s, self.user, proposal_ids=ids))
+        outcome = await attempt(lambda s, u: proposals.reject_many(s, u, proposal_ids=ids))
         self.selected.clear()
-        self._done(f"Rejected {count} proposals.") if ok else self.on_decided()
+        await self._decided(outcome.ok, f"Rejected {outcome.value} proposals.")

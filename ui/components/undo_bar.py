@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from nicegui import ui
 
@@ -11,7 +11,7 @@ UNDO_SECONDS = 10.0
 
 class UndoBar:
     def __init__(self) -> None:
-        self._on_undo: Callable[[], None] | None = None
+        self._on_undo: Callable[[], Awaitable[None]] | None = None
         with (
             ui.element("div").classes("mr-undo").props('role="status" aria-live="polite"').mark("undo-bar") as self.bar
         ):
@@ -21,7 +21,7 @@ class UndoBar:
         self.bar.set_visibility(False)
         self.timer: ui.timer | None = None
 
-    def show(self, message: str, on_undo: Callable[[], None]) -> None:
+    def show(self, message: str, on_undo: Callable[[], Awaitable[None]]) -> None:
         self._on_undo = on_undo
         self.message.set_text(message)
         self.bar.set_visibility(True)
@@ -34,8 +34,8 @@ class UndoBar:
         self._on_undo = None
         self.bar.set_visibility(False)
 
-    def _undo(self) -> None:
+    async def _undo(self) -> None:
         action, self._on_undo = self._on_undo, None
         self.bar.set_visibility(False)
         if action is not None:
-            action()
+            await action()

@@ -17,11 +17,11 @@ from ui.pages.guard import page_user
 
 
 class Tab(Protocol):
-    def load(self) -> Awaitable[None] | None: ...
+    def load(self) -> Awaitable[None]: ...
 
 
 @ui.page("/admin")
-def admin_page() -> None:
+async def admin_page() -> None:
     user = page_user(Role.ADMIN)
     if user is None:
         return
@@ -47,9 +47,7 @@ def admin_page() -> None:
         async def show(name: str) -> None:
             if name == "audit":
                 audit.check_chain()
-            loading = views[name].load()
-            if loading is not None:
-                await loading
+            await views[name].load()
 
         panels.on_value_change(lambda event: show(str(event.value)))
-        views["deleted"].load()
+        await views["deleted"].load()

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from nicegui import app, ui
+from nicegui import ui
 
 from domain.enums import Role
 from domain.models import User
-from persistence.uow import unit_of_work
-from ui import runtime
-from ui.auth import PAGE_USER_KEY, current_user, home_path
+from ui.auth import home_path
+from ui.session import bind_tab, logged_in_user
 
 
 def page_user(role: Role | None = None) -> User | None:
-    with unit_of_work(runtime.current().engine, read_only=True) as session:
-        user = current_user(session)
+    user = logged_in_user()
     if user is None:
         ui.navigate.to("/login")
         return None
@@ -22,5 +20,5 @@ def page_user(role: Role | None = None) -> User | None:
             ui.notify("That page is for admins only.", type="warning")
         ui.navigate.to(home_path(user))
         return None
-    app.storage.client[PAGE_USER_KEY] = user.id
+    bind_tab(user)
     return user

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from nicegui import ui
+from sqlalchemy.orm import Session
 
 from domain import memories
 from domain.enums import Role
 from domain.models import Memory, User
 from domain.overview import Overview, overview
 from ui import runtime
-from ui.components.db import attempt, read
 from ui.components.filters import MemoryFilters, filter_bar
 from ui.components.frame import frame
 from ui.components.history_dialog import open_history_dialog
@@ -20,6 +20,7 @@ from ui.components.overview import OverviewPanel
 from ui.components.review import ReviewSection
 from ui.components.undo_bar import UndoBar
 from ui.pages.guard import page_user
+from ui.session import attempt, in_thread, read
 
 MAX_ID = 2**63 - 1
 
@@ -30,7 +31,7 @@ def context_page(memory: str | None = None) -> None:
     if user is None:
         return
     with frame(user, "Your memory"):
-        page = ContextPage(user)
+        page = ContextPage()
     if memory is not None:  # a link to one memory opens its history (only one's own: others are "not found")
         memory_id = int(memory) if memory.isascii() and memory.isdigit() else 0
         if 1 <= memory_id <= MAX_ID:
@@ -40,8 +41,7 @@ def context_page(memory: str | None = None) -> None:
 
 
 class ContextPage:
-    def __init__(self, user: User) -> None:
-        self.user = user
+    def __init__(self) -> None:
         self.filters = MemoryFilters()
         with ui.row().classes("w-full items-center justify-between gap-2"):
             ui.label("What your coach remembers").classes("text-2xl font-semibold").props(
@@ -50,52 +50,52 @@ class ContextPage:
             ui.button("Add memory", icon="add", on_click=self.add).props("unelevated no-caps color=teal-8").mark(
                 "add-memory"
             )
-        self.overview = OverviewPanel(self.overview_data())
+        self.overview = OverviewPanel(read(self._overview))
         with ui.element("section").classes("mr-section mr-review w-full").props('aria-label="To review"'):
-            self.review = ReviewSection(user, on_decided=self.changed)
+            self.review = ReviewSection(on_decided=self.changed)
             self.review.render()
         with ui.element("section").classes("mr-section w-full").props('aria-label="Memories"').mark("memories"):
             ui.label("Memories").classes("mr-section-title").props('role="heading" aria-level="2"')
             clear_filters = filter_bar(self.filters, lambda: self.memories.reload(from_start=True))
             actions = MemoryActions(edit=self.edit, delete=self.delete, history=lambda m: self.history(m.id))
-            self.memories = MemoryList(user, self.filters, actions, on_add=self.add, on_clear_filters=clear_filters)
+            self.memories = MemoryList(self.filters, actions, on_add=self.add, on_clear_filters=clear_filters)
             self.memories.render()
         self.undo = UndoBar()
 
-    def overview_data(self) -> Overview:
-        max_age = runtime.current().settings.proposal_max_age
-        return read(lambda s: overview(s, self.user, proposal_max_age=max_age))
+    @staticmethod
+    def _overview(session: Session, user: User) -> Overview:
+        return overview(session, user, proposal_max_age=runtime.current().settings.proposal_max_age)
 
-    def memories_changed(self) -> None:
-        self.overview.update(self.overview_data())
-        self.memories.reload()
+    async def memories_changed(self) -> None:
+        self.overview.update(await in_thread(self._overview))
+        await self.memories.reload()
 
-    def changed(self) -> None:
-        self.review.render.refresh()
-        self.memories_changed()
+    async def changed(self) -> None:
+        await self.review.reload()
+        await self.memories_changed()
 
     def add(self) -> None:
-        open_add_dialog(self.user, self.memories_changed)
+        open_add_dialog(self.memories_changed)
 
     def edit(self, memory: Memory) -> None:
-        open_edit_dialog(self.user, memory, self.memories_changed)
+        open_edit_dialog(memory, self.memories_changed)
 
     def history(self, memory_id: int) -> None:
-        open_history_dialog(self.user, memory_id, self.memories_changed)
+        open_history_dialog(memory_id, self.memories_changed)
 
-    def delete(self, memory: Memory) -> None:
-        ok, _ = attempt(
-            lambda s: memories.delete_memory(s, self.user, memory_id=memory.id, expected_version=memory.version)
+    async def delete(self, memory: Memory) -> None:
+        outcome = await attempt(
+            lambda s, u: memories.delete_memory(s, u, memory_id=memory.id, expected_version=memory.version)
         )
-        if ok:
+        if outcome.ok:
             self.undo.show(f"Deleted '{_short(memory.content)}'", lambda: self.undo_delete(memory))
-        self.memories_changed()
+        await self.memories_changed()
 
-    def undo_delete(self, memory: Memory) -> None:
-        ok, _ = attempt(lambda s: memories.undo_delete(s, self.user, memory_id=memory.id))
-        if ok:
+    async def undo_delete(self, memory: Memory) -> None:
+        outcome = await attempt(lambda s, u: memories.undo_delete(s, u, memory_id=memory.id))
+        if outcome.ok:
             ui.notify(f"Brought back '{_short(memory.content)}'", type="positive")
-        self.memories_changed()
+        await self.memories_changed()
 
 
 def _short(text: str, limit: int = 60) -> str:

@@ -4,42 +4,43 @@ from __future__ import annotations
 
 from nicegui import ui
 
-from domain.errors import AuthenticationFailed
+from domain.errors import AuthenticationFailed, DomainError
+from domain.models import User
 from domain.users import authenticate, record_failed_login
-from persistence.uow import unit_of_work
-from ui import runtime
-from ui.auth import current_user, home_path, log_in
-from ui.components.frame import APP_NAME, app_css
+from ui.auth import home_path, log_in
+from ui.components.frame import APP_NAME
+from ui.session import as_visitor, logged_in_user
 
 
 @ui.page("/login")
 def login_page() -> None:
-    engine = runtime.current().engine
-    with unit_of_work(engine, read_only=True) as session:
-        user = current_user(session)
+    user = logged_in_user()
     if user is not None:
         ui.navigate.to(home_path(user))
         return
     ui.page_title(f"Log in · {APP_NAME}")
-    ui.add_css(app_css(), shared=True)
 
-    def try_login() -> None:
+    async def try_login() -> None:
         error.set_text("")
-        if not username.value.strip() or not password.value:
+        name, secret = username.value or "", password.value or ""
+        if not name.strip() or not secret:
             error.set_text("Enter your username and password.")
             return
+        button.props("loading")
         try:
-            with unit_of_work(engine) as session:
-                user = authenticate(session, username=username.value, password=password.value)
-                log_in(user)
-                target = home_path(user)
-        except AuthenticationFailed as exc:
-            with unit_of_work(engine) as session:
-                record_failed_login(session, username=username.value)
-            error.set_text(str(exc))
+            user: User = await as_visitor(lambda s: authenticate(s, username=name, password=secret))
+        except AuthenticationFailed as failure:
+            await as_visitor(lambda s: record_failed_login(s, username=name))
+            error.set_text(str(failure))
             password.set_value("")
             return
-        ui.navigate.to(target)
+        except DomainError as failure:  # the database did not answer: keep what was typed
+            error.set_text(str(failure))
+            return
+        finally:
+            button.props(remove="loading")
+        log_in(user)
+        ui.navigate.to(home_path(user))
 
     with ui.column().classes("absolute-center items-stretch w-80 max-w-[92vw] gap-3"):
         with ui.row().classes("items-center gap-2 justify-center"):
@@ -54,4 +55,4 @@ def login_page() -> None:
             error = ui.label("").classes("text-negative").props('role=alert aria-live="assertive"').mark("login-error")
             username.on("keydown.enter", try_login)
             password.on("keydown.enter", try_login)
-            ui.button("Log in", on_click=try_login).props("color=teal-8 no-caps unelevated").classes("w-full")
+            button = ui.button("Log in", on_click=try_login).props("color=teal-8 no-caps unelevated").classes("w-full")
