@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.conftest import Server, axe_violations, log_in
-from tests.ui.test_context_support import NEW, SEEN_BEFORE, UNSAFE, add_proposals, database
+from tests.e2e.context_locators import dialog, memories, memory_card, proposal_card
+from tests.ui.context_support import NEW, SEEN_BEFORE, UNSAFE, add_proposals, database
 
 PHONE = {"width": 390, "height": 844}
 
@@ -15,22 +16,6 @@ PHONE = {"width": 390, "height": 844}
 def open_context(page: Page, server: Server) -> None:
     log_in(page, server, "alex", "demo-alex")
     expect(page.get_by_role("heading", name="What your coach remembers")).to_be_visible()
-
-
-def proposal_card(page: Page, content: str) -> Locator:
-    return page.locator(".mr-proposal").filter(has=page.get_by_text(content, exact=True))
-
-
-def memory_card(page: Page, content: str) -> Locator:
-    return memories(page).locator(".mr-memory").filter(has=page.get_by_text(content, exact=True))
-
-
-def memories(page: Page) -> Locator:
-    return page.get_by_role("region", name="Memories")
-
-
-def dialog(page: Page) -> Locator:
-    return page.get_by_role("dialog")
 
 
 def test_alex_reviews_adds_edits_deletes_undoes_and_searches(page: Page, server: Server) -> None:

@@ -11,7 +11,7 @@ from domain.visibility import with_inactive
 from persistence.engine import make_engine
 from persistence.uow import unit_of_work
 from tests.e2e.conftest import Server, log_in
-from tests.e2e.test_context_journey import memory_card
+from tests.e2e.context_locators import memory_card
 
 CONTENT = "Works as a nurse on rotating shifts"
 

@@ -17,7 +17,7 @@ from persistence.demo import load_demo
 from persistence.engine import make_engine
 from persistence.migrate import upgrade
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, Server, log_in, start_server
-from tests.ui.test_context_support import NEW, Note, add_memories, add_proposals
+from tests.ui.context_support import NEW, Note, add_memories, add_proposals
 
 MEMORIES = 2000
 PROPOSALS = 300

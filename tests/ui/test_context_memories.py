@@ -11,7 +11,7 @@ from domain.models import Memory
 from domain.schemas import MemoryEdit
 from persistence.uow import unit_of_work
 from tests.ui.conftest import log_in
-from tests.ui.test_context_support import (
+from tests.ui.context_support import (
     add_memories,
     athlete,
     database,

@@ -15,7 +15,7 @@ from domain.ingest import ingest
 from domain.models import Memory, Proposal
 from domain.types import utcnow
 from persistence.uow import unit_of_work
-from tests.ui.test_context_support import (
+from tests.ui.context_support import (
     NEW,
     REPLACES,
     SEEN_BEFORE,

@@ -10,7 +10,7 @@ from domain.users import find_user, set_disabled
 from persistence.engine import make_engine
 from persistence.uow import unit_of_work
 from tests.ui.conftest import log_in
-from tests.ui.test_context_support import set_value
+from tests.ui.context_support import set_value
 
 
 async def test_anonymous_visitor_is_sent_to_login(user: User) -> None:

@@ -1,13 +1,10 @@
-"""The Context page's pure parts: evidence excerpts, word diffs, and the overview's weekly series."""
+"""The Context page's pure parts: evidence excerpts, word diffs, and the overview's week start."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-from itertools import pairwise
+from datetime import UTC, datetime
 
-from domain.overview import learned_per_week, overview, week_start
-from persistence.uow import unit_of_work
-from tests.ui.test_context_support import athlete, database
+from domain.overview import week_start
 from ui.components.diff import Piece, field_changes, word_diff
 from ui.components.evidence import Segment, excerpt
 
@@ -50,16 +47,3 @@ def test_field_changes_in_words() -> None:
 
 def test_week_start_is_the_monday() -> None:
     assert week_start(datetime(2026, 11, 22, 23, 0, tzinfo=UTC)).isoformat() == "2026-11-16"
-
-
-def test_overview_counts_and_learned_per_week(app_database: str) -> None:
-    with database(app_database) as engine:
-        alex = athlete(engine, "alex")
-        with unit_of_work(engine, read_only=True) as session:
-            data = overview(session, alex)
-            weeks = learned_per_week(session, alex, weeks=30)
-    assert data.total == 17  # alex's active demo memories; the two deleted ones are not counted
-    assert len(data.learned_per_week) == 12
-    assert data.learned_per_week[-1].week_start == week_start(datetime.now(UTC))
-    assert sum(w.count for w in weeks) == 17  # all created within 30 weeks (the oldest 150 days ago)
-    assert all(b.week_start - a.week_start == timedelta(weeks=1) for a, b in pairwise(weeks))
