@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from nicegui import ui
 from nicegui.testing import User
 from sqlalchemy import select
@@ -13,6 +11,7 @@ from domain.visibility import with_inactive
 from persistence.engine import make_engine
 from persistence.uow import unit_of_work
 from tests.ui.conftest import log_in
+from tests.ui.context_support import eventually
 
 LOADED_MARKERS = {
     "Deleted": "deleted-pager",
@@ -51,9 +50,15 @@ async def open_admin(user: User, tab: str | None = None) -> None:
     await user.should_see(marker=LOADED_MARKERS[tab or "Deleted"])  # tabs render in a background refresh
 
 
-async def settled() -> None:
-    """Let background refreshes run (a refreshable's refresh() is fire-and-forget)."""
-    await asyncio.sleep(0.1)
+async def row_shows(user: User, marker: str, text: str) -> None:
+    """Wait until the row marked `marker` shows `text`. An action refreshes its table in the background,
+    which replaces the row, so the row is looked up afresh on every try."""
+
+    def shows() -> bool:
+        with user.scope(marker=marker):
+            return bool(user.find(text).elements)
+
+    await eventually(shows)
 
 
 def choose(user: User, label: str, option: str) -> None:

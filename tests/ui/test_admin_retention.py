@@ -12,7 +12,7 @@ from domain.models import AccessEvent, Memory
 from domain.types import utcnow
 from persistence.engine import make_engine
 from persistence.uow import unit_of_work
-from tests.ui.admin_helpers import memory_id, open_admin, settled
+from tests.ui.admin_helpers import memory_id, open_admin
 
 OLD = "Occasional knee soreness"
 
@@ -58,7 +58,6 @@ async def test_shows_the_plan_then_run_purge_removes_it(user: User, app_database
         await user.should_see("Run the purge?")
         user.find("Purge now").click()
     await user.should_see("Removed 1 archived memories, 0 expired proposals and 1 access and login events.")
-    await settled()
     await user.should_see("Archived memories older than 90 days: 0")
     assert memory_id(app_database, OLD) is None
     assert old_login_events(app_database) == 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from nicegui.testing import User
 
-from tests.ui.admin_helpers import choose, open_admin, settled
+from tests.ui.admin_helpers import choose, open_admin, row_shows
 from tests.ui.conftest import log_in
 
 
@@ -50,7 +50,7 @@ async def test_disable_then_enable(user: User) -> None:
     with user.scope(marker="user-sam"):
         user.find("Disable").click()
     await user.should_see("sam disabled.")
-    await settled()
+    await row_shows(user, "user-sam", "Enable")
     with user.scope(marker="user-sam"):
         await user.should_see("Disabled")
         user.find("Enable").click()
@@ -92,7 +92,7 @@ async def test_promote_and_demote(user: User) -> None:
     with user.scope(marker="user-sam"):
         user.find("Make admin").click()
     await user.should_see("sam is now admin.")
-    await settled()
+    await row_shows(user, "user-sam", "Make athlete")
     with user.scope(marker="user-sam"):
         user.find("Make athlete").click()
     await user.should_see("sam is now athlete.")
