@@ -11,6 +11,8 @@ import platformdirs
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from domain.retention import RetentionPeriods
+
 APP_NAME = "memory-review"
 
 
@@ -58,3 +60,11 @@ class Settings(BaseSettings):
         if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
             return Path(url.removeprefix("sqlite:///")).with_suffix(".secret")
         return self.data_dir / "storage.secret"
+
+
+def retention_periods(settings: Settings) -> RetentionPeriods:
+    return RetentionPeriods(
+        archived_days=settings.archived_retention_days,
+        proposal_days=settings.proposal_retention_days,
+        access_days=settings.access_event_retention_days,
+    )

@@ -5,20 +5,36 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import Engine, select
 
 from domain.models import AuditEvent, Proposal
 from persistence.engine import make_engine
 from persistence.uow import unit_of_work
+from tests.databases import postgres_engine
 from ui.cli import main
 
+SCRIPT = Path(sys.executable).parent / "memory-review"
 
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'cli.sqlite3'}"
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A database URL for the command line: a new SQLite file, or a schema of its own on PostgreSQL."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'cli.sqlite3'}"
+    else:
+        with postgres_engine() as engine:
+            yield _url_with_schema(engine)
+
+
+def _url_with_schema(engine: Engine) -> str:
+    with engine.connect() as connection:
+        schema = connection.exec_driver_sql("SELECT current_schema()").scalar_one()
+    url = engine.url.update_query_dict({"options": f"-csearch_path={schema}"})
+    return url.render_as_string(hide_password=False)
 
 
 def run(args: list[str], capsys: pytest.CaptureFixture[str], stdin: str = "") -> tuple[int, str, str]:
@@ -81,6 +97,11 @@ def test_errors_are_one_clear_line_and_change_nothing(db: str, capsys: pytest.Ca
             "short\n",
             "error: Password: at least 8 characters.",
         ),
+        (
+            ["ingest", "--athlete", "jo", "--kind", "user_message", "--ref", "x", "/no/such/note.txt", "--db", db],
+            "",
+            "error: Cannot read /no/such/note.txt: No such file or directory.",
+        ),
     ]
     for args, stdin, message in cases:
         code, _, err = run(args, capsys, stdin)
@@ -107,12 +128,11 @@ def test_audit_verify_names_the_first_bad_event(db: str, capsys: pytest.CaptureF
 
 
 def test_console_script_is_installed_and_explains_itself() -> None:
-    script = Path(sys.executable).parent / "memory-review"
-    result = subprocess.run([str(script), "--help"], capture_output=True, text=True, check=False)
+    result = subprocess.run([str(SCRIPT), "--help"], capture_output=True, text=True, check=False)
     assert result.returncode == 0
     for command in ("serve", "db", "user", "audit", "ingest", "purge"):
         assert command in result.stdout
-    bad = subprocess.run([str(script), "user", "create", "x"], capture_output=True, text=True, check=False)
+    bad = subprocess.run([str(SCRIPT), "user", "create", "x"], capture_output=True, text=True, check=False)
     assert bad.returncode != 0 and "--role" in bad.stderr
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from nicegui import ui
 
 from domain.retention import PurgePlan, plan_purge, run_purge
+from persistence.settings import retention_periods
 from ui import runtime
-from ui.cli_purge import retention_periods
 from ui.components.admin_common import clip, when
 from ui.session import attempt
 

@@ -5,23 +5,24 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
 from domain.enums import SourceKind
 from domain.errors import InvalidInput
+from domain.ingest import find_athlete, ingest
 from domain.schemas import MAX_SOURCE_TEXT
 from persistence.settings import Settings
 from persistence.uow import unit_of_work
+from ui.cli.command import Commands, add_command, open_database
 
 
-def add_commands(commands: Any) -> None:
-    parser = commands.add_parser("ingest", help="turn a note or message into proposals")
-    parser.add_argument("--athlete", required=True, metavar="NAME")
-    parser.add_argument("--kind", required=True, metavar="KIND", help=", ".join(k.value for k in SourceKind))
+def register(commands: Commands) -> None:
+    parser = add_command(commands, "ingest", "turn a note or message into proposals for the athlete", _ingest)
+    parser.add_argument("--athlete", required=True, metavar="NAME", help="login name of the athlete it is about")
+    parser.add_argument(
+        "--kind", required=True, metavar="KIND", help=f"what the text is: {', '.join(k.value for k in SourceKind)}"
+    )
     parser.add_argument("--ref", required=True, metavar="REF", help="the note's or message's id in the coaching system")
-    parser.add_argument("file", nargs="?", default="-", metavar="FILE|-", help="text to read (default: stdin)")
-    parser.add_argument("--db", metavar="URL")
-    parser.set_defaults(handler=_ingest)
+    parser.add_argument("file", nargs="?", default="-", metavar="FILE|-", help="UTF-8 text to read (default: stdin)")
 
 
 def _read_text(name: str) -> str:
@@ -36,11 +37,8 @@ def _read_text(name: str) -> str:
 
 
 def _ingest(args: argparse.Namespace, settings: Settings) -> int:
-    from domain.ingest import find_athlete, ingest
-    from ui.cli import ready_engine
-
     text = _read_text(args.file)
-    with unit_of_work(ready_engine(settings)) as session:
+    with open_database(settings) as engine, unit_of_work(engine) as session:
         athlete = find_athlete(session, args.athlete)
         result = ingest(session, athlete=athlete, kind=args.kind, reference=args.ref, text=text, actor_label="cli")
         if result.source_text is None:
