@@ -11,8 +11,7 @@ from sqlalchemy import Engine
 
 from domain.proposals import expire_stale
 from persistence.demo import load_demo
-from persistence.engine import make_engine
-from persistence.migrate import upgrade
+from persistence.ready import ready_engine
 from persistence.settings import Settings
 from persistence.uow import unit_of_work
 from ui import runtime
@@ -24,8 +23,7 @@ EXPIRY_INTERVAL_S = 3600
 
 def prepare(settings: Settings, *, demo: bool) -> bool:
     """Migrate, load demo data if asked and empty, register pages; say if demo data was loaded."""
-    engine = make_engine(settings.effective_database_url)
-    upgrade(engine)
+    engine = ready_engine(settings)
     loaded = load_demo(engine) if demo else False
     expire_proposals(engine, settings)
 
