@@ -13,7 +13,7 @@ from domain.schemas import ProposalEdit
 from ui.components.dialogs import titled_dialog
 from ui.components.memory_form import MemoryForm
 from ui.components.proposal_card import outcome_line
-from ui.session import in_thread, write
+from ui.session import DatabaseTrouble, in_thread, write
 
 
 def _only_changes(item: PendingItem, edits: ProposalEdit) -> ProposalEdit:
@@ -72,6 +72,9 @@ def open_proposal_dialog(item: PendingItem, on_done: Callable[[], Awaitable[None
                 form.show_error(error)
                 return
             ui.notify(str(error), type="negative")
+        except DatabaseTrouble as error:  # nothing happened: keep the dialog and the athlete's edits
+            ui.notify(str(error), type="negative")
+            return
         except DomainError as error:
             ui.notify(str(error), type="negative")
         else:
