@@ -11,25 +11,18 @@ from collections.abc import Iterable, Sequence
 
 from sqlalchemy.orm import Session
 
+from domain.enums import AccessKind
 from domain.models import AccessEvent, User
 from domain.types import utcnow
 
 MAX_DETAIL = 500
-
-ADMIN_VIEW_DELETED = "admin_view_deleted"
-ADMIN_VIEW_AUDIT = "admin_view_audit"
-ADMIN_VIEW_AUDIT_EVENT = "admin_view_audit_event"
-ADMIN_EXPORT_AUDIT = "admin_export_audit"
-ADMIN_VIEW_USERS = "admin_view_users"
-ADMIN_VIEW_RETENTION = "admin_view_retention"
-LOGIN_KINDS = ("login", "login_failed")
 
 
 def record_admin_view(
     session: Session,
     admin: User,
     *,
-    kind: str,
+    kind: AccessKind,
     athlete_ids: Iterable[int | None],
     detail: str | None = None,
 ) -> list[AccessEvent]:

@@ -12,9 +12,9 @@ from datetime import UTC, date, datetime, time, timedelta
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session, aliased
 
-from domain.access_log import ADMIN_VIEW_DELETED, record_admin_view
+from domain.access_log import record_admin_view
 from domain.actors import require_admin
-from domain.enums import MemoryStatus, MemoryType
+from domain.enums import AccessKind, MemoryStatus, MemoryType
 from domain.errors import InvalidInput, NotFound
 from domain.memories import hard_delete_memory, restore_memory
 from domain.models import Memory, User
@@ -94,7 +94,11 @@ def list_deleted(session: Session, actor: User | None, *, query: DeletedQuery | 
         for memory, username, display_name, deleted_by in session.execute(rows_stmt)
     ]
     record_admin_view(
-        session, admin, kind=ADMIN_VIEW_DELETED, athlete_ids=[r.athlete_id for r in rows], detail=f"page {page}"
+        session,
+        admin,
+        kind=AccessKind.ADMIN_VIEW_DELETED,
+        athlete_ids=[r.athlete_id for r in rows],
+        detail=f"page {page}",
     )
     return DeletedPage(rows=rows, total=total, page=page, page_size=size)
 

@@ -17,11 +17,11 @@ from sqlalchemy import event as orm_event
 from sqlalchemy import select
 from sqlalchemy.orm import Session, SessionTransaction
 
+from domain.enums import REMOVAL_ACTIONS, AuditAction, AuditTarget
 from domain.models import GENESIS_HASH, AuditEvent, AuditHead, User
 from domain.types import utcnow
 
 SYSTEM_LABEL = "system"
-REMOVAL_ACTIONS = ("hard_delete", "purge")
 REDACTED_PROPOSALS = "redacted_proposals"  # a removal event's list of proposals it redacted
 _HEAD_KEY = "memory_review_audit_head"
 
@@ -61,8 +61,8 @@ def record(
     session: Session,
     *,
     actor: User | None,
-    action: str,
-    target_type: str,
+    action: AuditAction,
+    target_type: AuditTarget,
     target_id: int | None,
     athlete_id: int | None,
     before: dict[str, Any] | None = None,
@@ -155,25 +155,27 @@ def _events_in_order(session: Session, batch_size: int) -> Iterator[AuditEvent]:
             session.expunge(event)
 
 
-def _removed_targets(session: Session) -> set[tuple[str, int | None]]:
+def _removed_targets(session: Session) -> set[tuple[AuditTarget, int | None]]:
     """What removal events (hard delete, retention purge) redacted: only these may be redacted."""
-    targets: set[tuple[str, int | None]] = set()
+    targets: set[tuple[AuditTarget, int | None]] = set()
     for target_id, after in session.execute(
         select(AuditEvent.target_id, AuditEvent.after).where(AuditEvent.action.in_(REMOVAL_ACTIONS))
     ):
-        targets.add(("memory", target_id))
-        targets.update(("proposal", pid) for pid in (after or {}).get(REDACTED_PROPOSALS, []))
+        targets.add((AuditTarget.MEMORY, target_id))
+        targets.update((AuditTarget.PROPOSAL, pid) for pid in (after or {}).get(REDACTED_PROPOSALS, []))
     return targets
 
 
-def _properly_redacted(event: AuditEvent, removed: set[tuple[str, int | None]]) -> bool:
+def _properly_redacted(event: AuditEvent, removed: set[tuple[AuditTarget, int | None]]) -> bool:
     payloads = [p for p in (event.before, event.after) if p is not None]
     return (event.target_type, event.target_id) in removed and all(
         p.get("redacted") is True and p.get("content") is None and p.get("tags") is None for p in payloads
     )
 
 
-def _check(event: AuditEvent, expected_seq: int, prev_hash: str, removed: set[tuple[str, int | None]]) -> str | None:
+def _check(
+    event: AuditEvent, expected_seq: int, prev_hash: str, removed: set[tuple[AuditTarget, int | None]]
+) -> str | None:
     if event.seq != expected_seq:
         return f"expected event {expected_seq} here; an event is missing or out of order"
     if event.prev_hash != prev_hash:

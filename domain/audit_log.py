@@ -1,7 +1,8 @@
-"""Reading the audit log: filtered, keyset-paginated pages, one event's diff, CSV export.
+"""Reading the audit log: filtered, keyset-paginated pages and one event's diff, as data.
 
 Pages move by `seq` (the chain's own order), never by OFFSET: the millionth event costs
 what the first does. Every page is one query plus one existence probe, whatever its size.
+The words people read (action labels, summary lines) are the UI's: ui/components/labels.py.
 """
 
 from __future__ import annotations
@@ -14,41 +15,18 @@ from typing import Any
 from sqlalchemy import ColumnElement, Select, Text, and_, cast, or_, select
 from sqlalchemy.orm import Session, aliased
 
-from domain.access_log import ADMIN_VIEW_AUDIT, ADMIN_VIEW_AUDIT_EVENT, record_admin_view
+from domain.access_log import record_admin_view
 from domain.actors import require_admin
 from domain.admin_deleted import day_start
-from domain.audit import REMOVAL_ACTIONS, ChainReport, verify_chain
+from domain.audit import ChainReport, verify_chain
+from domain.enums import REMOVAL_ACTIONS, AccessKind, AuditAction
 from domain.errors import NotFound
 from domain.models import AuditEvent, User
 
 MAX_PAGE_SIZE = 200
 MAX_TEXT = 200
+STATUS_ACTIONS = frozenset({AuditAction.DELETE, AuditAction.RESTORE, AuditAction.UNDO_DELETE})
 
-ACTION_LABELS: dict[str, str] = {
-    "create": "Created",
-    "import": "Imported",
-    "edit": "Edited",
-    "revert": "Reverted",
-    "delete": "Deleted",
-    "undo_delete": "Undid delete",
-    "restore": "Restored",
-    "hard_delete": "Deleted permanently",
-    "purge": "Purged by retention",
-    "retention_run": "Retention purge",
-    "count_again": "Counted again",
-    "supersede": "Superseded",
-    "ingest": "Received text",
-    "propose": "Proposed",
-    "proposal_confirm": "Confirmed proposal",
-    "proposal_reject": "Rejected proposal",
-    "proposal_expire": "Proposal expired",
-    "user_create": "Created user",
-    "user_disable": "Disabled user",
-    "user_enable": "Enabled user",
-    "user_role": "Changed role",
-    "user_password_reset": "Reset password",
-}
-STATUS_ACTIONS = frozenset({"delete", "restore", "undo_delete"})
 FIELD_ORDER = ("content", "type", "tags", "confidence", "occurrences", "status", "source", "source_reference")
 
 
@@ -57,10 +35,20 @@ class AuditFilter:
     actor_id: int | None = None
     by_system: bool = False  # events with no user behind them (system, demo, API tokens)
     athlete_id: int | None = None
-    action: str | None = None
+    action: AuditAction | None = None
     since: date | None = None  # inclusive, UTC day
     until: date | None = None  # inclusive, UTC day
     text: str = ""
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What one event did, as data for a one-line summary."""
+
+    action: AuditAction
+    subject: str | None = None  # the content, username or reference the event is about
+    hidden: bool = False  # the subject's content was removed for good: say so, never show it
+    changed: tuple[str, ...] = ()  # for a change: the fields it changed, in reading order
 
 
 @dataclass(frozen=True)
@@ -68,11 +56,11 @@ class AuditRow:
     seq: int
     at: datetime
     actor: str
-    action: str
+    action: AuditAction
     athlete: str | None
     athlete_id: int | None
     target: str
-    summary: str
+    summary: Summary
     reason: str | None
     redacted: bool
     before: dict[str, Any] | None
@@ -97,8 +85,8 @@ class AuditPage:
 @dataclass(frozen=True)
 class FieldChange:
     field: str
-    before: str
-    after: str
+    before: Any  # None when the field did not exist before (a created record)
+    after: Any  # None when it does not exist after (a removed record)
 
 
 def audit_page(
@@ -129,7 +117,7 @@ def audit_page(
     record_admin_view(
         session,
         admin,
-        kind=ADMIN_VIEW_AUDIT,
+        kind=AccessKind.ADMIN_VIEW_AUDIT,
         athlete_ids=[row.athlete_id for row in rows],
         detail=f"events {rows[-1].seq}–{rows[0].seq}" if rows else "no events",
     )
@@ -143,7 +131,9 @@ def audit_event(session: Session, actor: User | None, *, seq: int) -> tuple[Audi
     if not rows:
         raise NotFound("Audit event not found.")
     row = rows[0]
-    record_admin_view(session, admin, kind=ADMIN_VIEW_AUDIT_EVENT, athlete_ids=[row.athlete_id], detail=f"event {seq}")
+    record_admin_view(
+        session, admin, kind=AccessKind.ADMIN_VIEW_AUDIT_EVENT, athlete_ids=[row.athlete_id], detail=f"event {seq}"
+    )
     return row, diff(row.before, row.after)
 
 
@@ -238,45 +228,26 @@ def to_row(event: AuditEvent, athlete_username: str | None) -> AuditRow:
     )
 
 
-def summarize(action: str, before: dict[str, Any] | None, after: dict[str, Any] | None, *, redacted: bool) -> str:
-    """One line: what happened, to what; for a change, which fields changed."""
-    label = ACTION_LABELS.get(action, action.replace("_", " ").capitalize())
+def summarize(
+    action: AuditAction, before: dict[str, Any] | None, after: dict[str, Any] | None, *, redacted: bool
+) -> Summary:
+    """What happened, to what; for a change, which fields changed."""
     # A removal's `after` only lists what it redacted; the record it removed is in `before`.
     payload = (before if action in REMOVAL_ACTIONS else after or before) or {}
     subject = payload.get("content") or payload.get("username") or payload.get("reference")
-    if redacted or payload.get("redacted"):
-        subject = "(content redacted)"
-    line = f"{label}: {_clip(str(subject))}" if subject else label
+    hidden = redacted or bool(payload.get("redacted"))
+    changed: tuple[str, ...] = ()
     if before and after and action not in STATUS_ACTIONS and action not in REMOVAL_ACTIONS:
-        changed = [name for name, _, _ in _changed_fields(before, after) if name != "version"]
-        if changed:
-            line += f" ({', '.join(changed)} changed)"
-    return line
+        changed = tuple(name for name, _, _ in _changed_fields(before, after) if name != "version")
+    return Summary(action, None if hidden or not subject else str(subject), hidden, changed)
 
 
 def diff(before: dict[str, Any] | None, after: dict[str, Any] | None) -> list[FieldChange]:
     """Changed fields, in a reading order; a created or removed record shows every field."""
-    return [
-        FieldChange(name, render(old), render(new)) for name, old, new in _changed_fields(before or {}, after or {})
-    ]
+    return [FieldChange(name, old, new) for name, old, new in _changed_fields(before or {}, after or {})]
 
 
 def _changed_fields(before: dict[str, Any], after: dict[str, Any]) -> list[tuple[str, Any, Any]]:
     names = [n for n in FIELD_ORDER if n in before or n in after]
     names += sorted((set(before) | set(after)) - set(names) - {"redacted"})
     return [(n, before.get(n), after.get(n)) for n in names if before.get(n) != after.get(n)]
-
-
-def render(value: Any) -> str:
-    if value is None:
-        return "—"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, list):
-        return ", ".join(str(item) for item in value) if value else "(none)"
-    return str(value)
-
-
-def _clip(text: str, limit: int = 90) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"

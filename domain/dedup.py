@@ -30,13 +30,6 @@ class ConfirmPreview:
     memory: Memory | None
     occurrences_after: int
 
-    def describe(self) -> str:
-        if self.outcome == "seen_before":
-            return f"seen before — will count again ({self.occurrences_after}×)"
-        if self.outcome == "replaces" and self.memory is not None:
-            return f"replaces: '{self.memory.content}'"
-        return "new"
-
 
 class MemoryIndex:
     """An athlete's active memories, indexed once for many previews (no query per proposal)."""

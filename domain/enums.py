@@ -49,6 +49,63 @@ class Role(StrEnum):
     ADMIN = "admin"
 
 
+class AuditAction(StrEnum):
+    """What an audit event records. The values are stored: never rename one."""
+
+    CREATE = "create"
+    IMPORT = "import"
+    EDIT = "edit"
+    REVERT = "revert"
+    DELETE = "delete"
+    UNDO_DELETE = "undo_delete"
+    RESTORE = "restore"
+    HARD_DELETE = "hard_delete"
+    PURGE = "purge"
+    RETENTION_RUN = "retention_run"
+    COUNT_AGAIN = "count_again"
+    SUPERSEDE = "supersede"
+    INGEST = "ingest"
+    PROPOSE = "propose"
+    PROPOSAL_CONFIRM = "proposal_confirm"
+    PROPOSAL_REJECT = "proposal_reject"
+    PROPOSAL_EXPIRE = "proposal_expire"
+    USER_CREATE = "user_create"
+    USER_DISABLE = "user_disable"
+    USER_ENABLE = "user_enable"
+    USER_ROLE = "user_role"
+    USER_PASSWORD_RESET = "user_password_reset"
+
+
+REMOVAL_ACTIONS = frozenset({AuditAction.HARD_DELETE, AuditAction.PURGE})
+"""Actions that remove a memory for good; only their targets may carry redacted payloads."""
+
+
+class AuditTarget(StrEnum):
+    """What kind of record an audit event is about. The values are stored."""
+
+    MEMORY = "memory"
+    PROPOSAL = "proposal"
+    USER = "user"
+    SOURCE_TEXT = "source_text"
+    RETENTION = "retention"
+
+
+class AccessKind(StrEnum):
+    """Operational access events (logins, admin views of athlete data). The values are stored."""
+
+    LOGIN = "login"
+    LOGIN_FAILED = "login_failed"
+    ADMIN_VIEW_DELETED = "admin_view_deleted"
+    ADMIN_VIEW_AUDIT = "admin_view_audit"
+    ADMIN_VIEW_AUDIT_EVENT = "admin_view_audit_event"
+    ADMIN_EXPORT_AUDIT = "admin_export_audit"
+    ADMIN_VIEW_USERS = "admin_view_users"
+    ADMIN_VIEW_RETENTION = "admin_view_retention"
+
+
+LOGIN_KINDS = frozenset({AccessKind.LOGIN, AccessKind.LOGIN_FAILED})
+
+
 CONFIDENCE_RANK: dict[MemoryConfidence, int] = {
     MemoryConfidence.HIGH: 3,
     MemoryConfidence.MEDIUM: 2,

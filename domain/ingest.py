@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from domain import audit
 from domain.dedup import normalize
-from domain.enums import MemorySource, ProposalStatus, Role, SourceKind
+from domain.enums import AuditAction, AuditTarget, MemorySource, ProposalStatus, Role, SourceKind
 from domain.errors import InvalidInput
 from domain.extraction import Candidate, Extractor, default_extractors
 from domain.insights import propose_insights
@@ -82,8 +82,8 @@ def ingest(
         session,
         actor=actor,
         actor_label=actor_label,
-        action="ingest",
-        target_type="source_text",
+        action=AuditAction.INGEST,
+        target_type=AuditTarget.SOURCE_TEXT,
         target_id=source.id,
         athlete_id=athlete.id,
         after={"kind": source_kind.value, "reference": reference, "characters": len(text)},

@@ -11,6 +11,8 @@ from sqlalchemy.orm import Session
 
 from domain.actors import require_admin, require_athlete, require_login
 from domain.enums import (
+    AuditAction,
+    AuditTarget,
     MemoryConfidence,
     MemorySource,
     MemoryStatus,
@@ -162,7 +164,9 @@ def edit_memory(
     values = changes.model_dump(exclude_none=True)
     # The athlete's own word is the strongest evidence there is.
     values["confidence"] = MemoryConfidence.HIGH
-    return change_memory(session, user, memory, action="edit", changes=values, expected_version=expected_version)
+    return change_memory(
+        session, user, memory, action=AuditAction.EDIT, changes=values, expected_version=expected_version
+    )
 
 
 def delete_memory(
@@ -173,7 +177,7 @@ def delete_memory(
         session,
         user,
         memory,
-        action="delete",
+        action=AuditAction.DELETE,
         changes={"status": MemoryStatus.DELETED, "deleted_at": utcnow(), "deleted_by_id": user.id},
         expected_version=expected_version,
         touch=False,
@@ -190,7 +194,7 @@ def undo_delete(session: Session, actor: User | None, *, memory_id: int) -> Memo
         session,
         user,
         memory,
-        action="undo_delete",
+        action=AuditAction.UNDO_DELETE,
         changes={"status": MemoryStatus.ACTIVE, "deleted_at": None, "deleted_by_id": None},
         touch=False,
     )
@@ -212,7 +216,7 @@ def restore_memory(session: Session, actor: User | None, *, memory_id: int, reas
         session,
         admin,
         memory,
-        action="restore",
+        action=AuditAction.RESTORE,
         changes={"status": MemoryStatus.ACTIVE, "deleted_at": None, "deleted_by_id": None},
         reason=_clean_reason(reason),
         touch=False,
@@ -225,7 +229,7 @@ def hard_delete_memory(session: Session, actor: User | None, *, memory_id: int, 
     memory = _any_memory(session, memory_id)
     if memory.status != MemoryStatus.DELETED:
         raise InvalidInput("Delete the memory first; only a deleted memory can be removed for good.")
-    remove_memory(session, admin, memory, action="hard_delete", reason=_clean_reason(reason))
+    remove_memory(session, admin, memory, action=AuditAction.HARD_DELETE, reason=_clean_reason(reason))
 
 
 def memory_history(session: Session, actor: User | None, *, memory_id: int) -> list[AuditEvent]:
@@ -239,7 +243,7 @@ def memory_history(session: Session, actor: User | None, *, memory_id: int) -> l
         session.scalars(
             select(AuditEvent)
             .where(
-                AuditEvent.target_type == "memory",
+                AuditEvent.target_type == AuditTarget.MEMORY,
                 AuditEvent.target_id == memory_id,
                 AuditEvent.athlete_id == memory.athlete_id,
             )
@@ -254,7 +258,7 @@ def revert_memory(
     """Bring back the content, type, tags and confidence the memory had after one event."""
     user, memory = _own_memory(session, actor, memory_id)
     event = session.get(AuditEvent, event_seq)
-    if event is None or event.target_type != "memory" or event.target_id != memory.id or not event.after:
+    if event is None or event.target_type != AuditTarget.MEMORY or event.target_id != memory.id or not event.after:
         raise NotFound("That version of this memory was not found.")
     version = {name: event.after[name] for name in CONTENT_FIELDS}
     changes = {
@@ -267,7 +271,7 @@ def revert_memory(
         session,
         user,
         memory,
-        action="revert",
+        action=AuditAction.REVERT,
         changes=changes,
         expected_version=expected_version,
         reason=f"Restored the version of event #{event_seq}",

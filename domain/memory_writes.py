@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
 from domain import audit
+from domain.enums import AuditAction, AuditTarget
 from domain.errors import EditConflict
 from domain.models import AuditEvent, Memory, Proposal, User
 from domain.types import utcnow
@@ -50,7 +51,7 @@ def insert_memory(
     actor: User | None,
     memory: Memory,
     *,
-    action: str = "create",
+    action: AuditAction = AuditAction.CREATE,
     reason: str | None = None,
     actor_label: str | None = None,
 ) -> Memory:
@@ -61,7 +62,7 @@ def insert_memory(
         actor=actor,
         actor_label=actor_label,
         action=action,
-        target_type="memory",
+        target_type=AuditTarget.MEMORY,
         target_id=memory.id,
         athlete_id=memory.athlete_id,
         after=snapshot(memory),
@@ -70,7 +71,9 @@ def insert_memory(
     return memory
 
 
-def remove_memory(session: Session, actor: User | None, memory: Memory, *, action: str, reason: str | None) -> None:
+def remove_memory(
+    session: Session, actor: User | None, memory: Memory, *, action: AuditAction, reason: str | None
+) -> None:
     """Delete the row for good, with one audit event that names what it redacted.
 
     The memory's own audit payloads, and those of the proposals that became it, lose their
@@ -80,7 +83,7 @@ def remove_memory(session: Session, actor: User | None, memory: Memory, *, actio
     proposals = session.scalars(select(Proposal).where(Proposal.memory_id == memory.id)).all()
     for proposal in proposals:
         proposal.content, proposal.normalized_content, proposal.tags = REMOVED_TEXT, "", []
-    targets = [("memory", memory.id)] + [("proposal", p.id) for p in proposals]
+    targets = [(AuditTarget.MEMORY, memory.id)] + [(AuditTarget.PROPOSAL, p.id) for p in proposals]
     for target_type, target_id in targets:
         for event in session.scalars(
             select(AuditEvent).where(AuditEvent.target_type == target_type, AuditEvent.target_id == target_id)
@@ -94,7 +97,7 @@ def remove_memory(session: Session, actor: User | None, memory: Memory, *, actio
         session,
         actor=actor,
         action=action,
-        target_type="memory",
+        target_type=AuditTarget.MEMORY,
         target_id=memory.id,
         athlete_id=memory.athlete_id,
         before=redacted(snapshot(memory)),
@@ -110,7 +113,7 @@ def change_memory(
     actor: User | None,
     memory: Memory,
     *,
-    action: str,
+    action: AuditAction,
     changes: dict[str, Any],
     reason: str | None = None,
     expected_version: int | None = None,
@@ -131,7 +134,7 @@ def change_memory(
         session,
         actor=actor,
         action=action,
-        target_type="memory",
+        target_type=AuditTarget.MEMORY,
         target_id=memory.id,
         athlete_id=memory.athlete_id,
         before=before,

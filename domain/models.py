@@ -19,6 +19,9 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from domain.enums import (
+    AccessKind,
+    AuditAction,
+    AuditTarget,
     MemoryConfidence,
     MemorySource,
     MemoryStatus,
@@ -30,13 +33,14 @@ from domain.enums import (
 from domain.types import UTCDateTime, utcnow
 
 
-def _enum(enum_cls: type[Any], name: str) -> Enum:
+def _enum(enum_cls: type[Any], name: str, *, length: int = 24, checked: bool = True) -> Enum:
+    """A closed vocabulary stored as its values in a VARCHAR; `checked` adds a CHECK constraint."""
     return Enum(
         enum_cls,
         name=name,
         native_enum=False,
-        create_constraint=True,
-        length=24,
+        create_constraint=checked,
+        length=length,
         values_callable=lambda members: [m.value for m in members],
     )
 
@@ -167,9 +171,9 @@ class AuditEvent(Base):
     at: Mapped[datetime] = mapped_column(default=utcnow)
     actor_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), default=None)
     actor_label: Mapped[str] = mapped_column(String(140))
-    action: Mapped[str] = mapped_column(String(40))
+    action: Mapped[AuditAction] = mapped_column(_enum(AuditAction, "audit_action", length=40, checked=False))
     athlete_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), default=None)
-    target_type: Mapped[str] = mapped_column(String(20))
+    target_type: Mapped[AuditTarget] = mapped_column(_enum(AuditTarget, "audit_target", length=20, checked=False))
     target_id: Mapped[int | None] = mapped_column(Integer, default=None)
     before: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     after: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
@@ -201,7 +205,7 @@ class AccessEvent(Base):
     at: Mapped[datetime] = mapped_column(default=utcnow)
     actor_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), default=None)
     actor_label: Mapped[str] = mapped_column(String(140))
-    kind: Mapped[str] = mapped_column(String(40))
+    kind: Mapped[AccessKind] = mapped_column(_enum(AccessKind, "access_kind", length=40, checked=False))
     athlete_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), default=None)
     detail: Mapped[str | None] = mapped_column(Text, default=None)
 

@@ -38,7 +38,6 @@ class Insight:
     confidence: MemoryConfidence
     tags: tuple[str, ...]
     evidence: tuple[str, ...]
-    pattern_type: str = PATTERN_RECURRING_INJURY
     type: MemoryType = MemoryType.INSIGHT
     source: MemorySource = MemorySource.PATTERN_ANALYSIS
 

@@ -14,7 +14,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from domain import audit
 from domain.actors import require_athlete
 from domain.dedup import HIGH_CONFIDENCE_OCCURRENCES, ConfirmPreview, MemoryIndex
-from domain.enums import MemoryConfidence, MemoryStatus, MemoryType, ProposalStatus
+from domain.enums import AuditAction, AuditTarget, MemoryConfidence, MemoryStatus, MemoryType, ProposalStatus
 from domain.errors import EditConflict, InvalidInput, NotFound
 from domain.memory_writes import change_memory, insert_memory
 from domain.models import Memory, Proposal, SourceText, User
@@ -26,9 +26,9 @@ MAX_BULK = 1000
 NOT_FOUND = "Proposal not found."
 OnConflict = Literal["replace", "keep_both"]
 DECISION_ACTIONS = {
-    ProposalStatus.CONFIRMED: "proposal_confirm",
-    ProposalStatus.REJECTED: "proposal_reject",
-    ProposalStatus.EXPIRED: "proposal_expire",
+    ProposalStatus.CONFIRMED: AuditAction.PROPOSAL_CONFIRM,
+    ProposalStatus.REJECTED: AuditAction.PROPOSAL_REJECT,
+    ProposalStatus.EXPIRED: AuditAction.PROPOSAL_EXPIRE,
 }
 
 
@@ -65,8 +65,8 @@ def add_proposal(session: Session, proposal: Proposal, *, actor: User | None, ac
         session,
         actor=actor,
         actor_label=actor_label,
-        action="propose",
-        target_type="proposal",
+        action=AuditAction.PROPOSE,
+        target_type=AuditTarget.PROPOSAL,
         target_id=proposal.id,
         athlete_id=proposal.athlete_id,
         after=proposal_snapshot(proposal),
@@ -183,7 +183,7 @@ def _count_again(session: Session, user: User, memory: Memory, reason: str) -> M
     changes: dict[str, object] = {"occurrences": occurrences}
     if occurrences >= HIGH_CONFIDENCE_OCCURRENCES:
         changes["confidence"] = MemoryConfidence.HIGH
-    return change_memory(session, user, memory, action="count_again", changes=changes, reason=reason)
+    return change_memory(session, user, memory, action=AuditAction.COUNT_AGAIN, changes=changes, reason=reason)
 
 
 @dataclass
@@ -218,7 +218,7 @@ def _supersede(session: Session, user: User, old: Memory, new: Memory) -> None:
         session,
         user,
         old,
-        action="supersede",
+        action=AuditAction.SUPERSEDE,
         touch=False,
         changes={"status": MemoryStatus.ARCHIVED, "archived_at": utcnow(), "superseded_by_id": new.id},
         reason=f"Replaced by memory #{new.id}",
@@ -254,7 +254,7 @@ def _decide(
         session,
         actor=user,
         action=DECISION_ACTIONS[status],
-        target_type="proposal",
+        target_type=AuditTarget.PROPOSAL,
         target_id=proposal.id,
         athlete_id=proposal.athlete_id,
         before=before,

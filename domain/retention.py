@@ -20,9 +20,9 @@ from sqlalchemy import ColumnElement, Select, delete, func, select
 from sqlalchemy.orm import Session
 
 from domain import audit
-from domain.access_log import ADMIN_VIEW_RETENTION, LOGIN_KINDS, record_admin_view
+from domain.access_log import record_admin_view
 from domain.actors import require_admin
-from domain.enums import MemoryStatus, ProposalStatus
+from domain.enums import LOGIN_KINDS, AccessKind, AuditAction, AuditTarget, MemoryStatus, ProposalStatus
 from domain.memory_writes import remove_memory
 from domain.models import AccessEvent, Memory, Proposal, User
 from domain.types import utcnow
@@ -137,7 +137,7 @@ def plan_purge(
         record_admin_view(
             session,
             admin,
-            kind=ADMIN_VIEW_RETENTION,
+            kind=AccessKind.ADMIN_VIEW_RETENTION,
             athlete_ids=[item.athlete_id for item in archived[:SAMPLE]],
             detail="purge plan",
         )
@@ -154,8 +154,8 @@ def run_purge(session: Session, actor: User | None, *, plan: PurgePlan, as_syste
     audit.record(
         session,
         actor=admin,
-        action="retention_run",
-        target_type="retention",
+        action=AuditAction.RETENTION_RUN,
+        target_type=AuditTarget.RETENTION,
         target_id=None,
         athlete_id=None,
         after={
@@ -202,7 +202,9 @@ def _purge_memories(session: Session, admin: User | None, plan: PurgePlan) -> li
 
 
 def _purge_memory(session: Session, admin: User | None, memory: Memory, days: int) -> None:
-    remove_memory(session, admin, memory, action="purge", reason=f"Retention: archived more than {days} days ago")
+    remove_memory(
+        session, admin, memory, action=AuditAction.PURGE, reason=f"Retention: archived more than {days} days ago"
+    )
 
 
 def _purge_proposals(session: Session, plan: PurgePlan) -> list[int]:

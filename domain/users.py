@@ -11,9 +11,9 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from domain import audit
-from domain.access_log import ADMIN_VIEW_USERS, record_admin_view
+from domain.access_log import record_admin_view
 from domain.actors import require_admin
-from domain.enums import Role
+from domain.enums import AccessKind, AuditAction, AuditTarget, Role
 from domain.errors import AuthenticationFailed, InvalidInput, NotFound
 from domain.models import AccessEvent, User
 from domain.types import utcnow
@@ -87,8 +87,8 @@ def create_user(
     audit.record(
         session,
         actor=actor,
-        action="user_create",
-        target_type="user",
+        action=AuditAction.USER_CREATE,
+        target_type=AuditTarget.USER,
         target_id=user.id,
         athlete_id=user.id if user.role == Role.ATHLETE else None,
         after=user_snapshot(user),
@@ -109,16 +109,16 @@ def authenticate(session: Session, *, username: str, password: str) -> User:
     if _hasher.check_needs_rehash(user.password_hash):
         user.password_hash = _hasher.hash(password)
     user.last_login_at = utcnow()
-    _log_access(session, user, user.username, "login")
+    _log_access(session, user, user.username, AccessKind.LOGIN)
     return user
 
 
 def record_failed_login(session: Session, *, username: str) -> None:
     """Called in its own unit of work: the failed attempt's transaction was rolled back."""
-    _log_access(session, find_user(session, username), normalize_username(username)[:64], "login_failed")
+    _log_access(session, find_user(session, username), normalize_username(username)[:64], AccessKind.LOGIN_FAILED)
 
 
-def _log_access(session: Session, user: User | None, label: str, kind: str) -> None:
+def _log_access(session: Session, user: User | None, label: str, kind: AccessKind) -> None:
     session.add(
         AccessEvent(actor_id=user.id if user else None, actor_label=label, kind=kind, athlete_id=None, at=utcnow())
     )
@@ -139,8 +139,8 @@ def set_disabled(session: Session, actor: User | None, *, user_id: int, disabled
     audit.record(
         session,
         actor=admin,
-        action="user_disable" if disabled else "user_enable",
-        target_type="user",
+        action=AuditAction.USER_DISABLE if disabled else AuditAction.USER_ENABLE,
+        target_type=AuditTarget.USER,
         target_id=user.id,
         athlete_id=user.id if user.role == Role.ATHLETE else None,
         before=before,
@@ -175,8 +175,8 @@ def reset_password(session: Session, actor: User | None, *, user_id: int, new_pa
     audit.record(
         session,
         actor=admin,
-        action="user_password_reset",
-        target_type="user",
+        action=AuditAction.USER_PASSWORD_RESET,
+        target_type=AuditTarget.USER,
         target_id=user.id,
         athlete_id=_athlete_of(user),
         after=user_snapshot(user),  # never the password or its hash
@@ -200,8 +200,8 @@ def change_role(session: Session, actor: User | None, *, user_id: int, role: Rol
     audit.record(
         session,
         actor=admin,
-        action="user_role",
-        target_type="user",
+        action=AuditAction.USER_ROLE,
+        target_type=AuditTarget.USER,
         target_id=user.id,
         athlete_id=user.id,
         before=before,
@@ -257,7 +257,11 @@ def list_users(
     page = max(1, min(page, max(1, -(-total // size))))
     users = list(session.scalars(stmt.order_by(User.username).limit(size).offset((page - 1) * size)))
     record_admin_view(
-        session, admin, kind=ADMIN_VIEW_USERS, athlete_ids=[_athlete_of(u) for u in users], detail=f"page {page}"
+        session,
+        admin,
+        kind=AccessKind.ADMIN_VIEW_USERS,
+        athlete_ids=[_athlete_of(u) for u in users],
+        detail=f"page {page}",
     )
     return UserPage(users=users, total=total, page=page, page_size=size)
 

@@ -10,7 +10,7 @@ import yaml
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
-from domain.enums import MemoryConfidence, MemorySource, MemoryStatus, MemoryType, Role
+from domain.enums import AuditAction, MemoryConfidence, MemorySource, MemoryStatus, MemoryType, Role
 from domain.memory_writes import change_memory, insert_memory
 from domain.models import Memory, User
 from domain.schemas import clean_content, clean_tags
@@ -74,13 +74,13 @@ def _load_memory(session: Session, owner: User, spec: dict[str, Any]) -> None:
         created_at=when,
         updated_at=when,
     )
-    insert_memory(session, None, memory, action="import", actor_label="demo")
+    insert_memory(session, None, memory, action=AuditAction.IMPORT, actor_label="demo")
     if "deleted_days_ago" in spec:
         change_memory(
             session,
             owner,
             memory,
-            action="delete",
+            action=AuditAction.DELETE,
             touch=False,
             changes={
                 "status": MemoryStatus.DELETED,

@@ -9,15 +9,16 @@ from typing import Any
 from sqlalchemy import Engine
 
 from domain import memories
-from domain.access_log import ADMIN_EXPORT_AUDIT, ADMIN_VIEW_AUDIT, ADMIN_VIEW_AUDIT_EVENT
 from domain.audit_export import _safe, export_csv
-from domain.audit_log import AuditFilter, audit_event, audit_page, chain_status, diff, summarize
+from domain.audit_log import AuditFilter, Summary, audit_event, audit_page, chain_status, diff, summarize
+from domain.enums import AccessKind, AuditAction
 from domain.models import AuditEvent, User
 from domain.schemas import MemoryEdit
 from domain.types import utcnow
 from persistence.uow import unit_of_work
 from tests.factories import make_memory
 from tests.integration.admin_helpers import access_events, deleted_memory
+from ui.components.labels import summary_text
 
 
 def _edit(engine: Engine, owner: User, memory_id: int, content: str) -> None:
@@ -43,7 +44,7 @@ def test_pages_newest_first_by_keyset_both_ways(engine: Engine, athlete: User, a
     assert [r.seq for r in last.rows] == [1]
     assert (last.has_newer, last.has_older) == (True, False)
     assert [r.seq for r in back.rows] == [4, 3, 2]
-    assert first.rows[0].summary == "Created: Memory 6"
+    assert first.rows[0].summary == Summary(AuditAction.CREATE, "Memory 6")
     assert first.rows[0].athlete == "alex"
     assert first.rows[0].actor == "system"
 
@@ -84,12 +85,12 @@ def test_views_opened_rows_and_exports_are_recorded(
     with unit_of_work(engine) as session:
         audit_page(session, admin)
         audit_event(session, admin, seq=1)
-        export_csv(session, admin, filters=AuditFilter())
-    assert sorted(e.athlete_id for e in access_events(engine, ADMIN_VIEW_AUDIT)) == sorted(
+        export_csv(session, admin, filters=AuditFilter(), summary=summary_text)
+    assert sorted(e.athlete_id for e in access_events(engine, AccessKind.ADMIN_VIEW_AUDIT)) == sorted(
         [athlete.id, other_athlete.id]
     )
-    assert [e.athlete_id for e in access_events(engine, ADMIN_VIEW_AUDIT_EVENT)] == [athlete.id]
-    assert len(access_events(engine, ADMIN_EXPORT_AUDIT)) == 2
+    assert [e.athlete_id for e in access_events(engine, AccessKind.ADMIN_VIEW_AUDIT_EVENT)] == [athlete.id]
+    assert len(access_events(engine, AccessKind.ADMIN_EXPORT_AUDIT)) == 2
 
 
 def test_an_opened_event_shows_a_readable_diff(engine: Engine, athlete: User, admin: User) -> None:
@@ -98,7 +99,7 @@ def test_an_opened_event_shows_a_readable_diff(engine: Engine, athlete: User, ad
     with unit_of_work(engine) as session:
         row, changes = audit_event(session, admin, seq=2)
     assert row.action == "edit"
-    assert row.summary.startswith("Edited: Knee pain after long runs (content")
+    assert row.summary == Summary(AuditAction.EDIT, "Knee pain after long runs", changed=("content", "confidence"))
     by_field = {c.field: (c.before, c.after) for c in changes}
     assert by_field["content"] == ("Knee pain", "Knee pain after long runs")
     assert by_field["confidence"] == ("medium", "high")
@@ -108,26 +109,25 @@ def test_an_opened_event_shows_a_readable_diff(engine: Engine, athlete: User, ad
 def test_diff_and_summary_of_created_and_redacted_payloads() -> None:
     created = diff(None, {"content": "Likes hills", "tags": ["intensity:hill"], "status": "active"})
     assert [(c.field, c.before, c.after) for c in created] == [
-        ("content", "—", "Likes hills"),
-        ("tags", "—", "intensity:hill"),
-        ("status", "—", "active"),
+        ("content", None, "Likes hills"),
+        ("tags", None, ["intensity:hill"]),
+        ("status", None, "active"),
     ]
-    assert summarize("hard_delete", {"content": None, "redacted": True}, None, redacted=True) == (
-        "Deleted permanently: (content redacted)"
-    )
-    assert summarize("user_create", None, {"username": "sam"}, redacted=False) == "Created user: sam"
+    removed = summarize(AuditAction.HARD_DELETE, {"content": None, "redacted": True}, None, redacted=True)
+    assert removed == Summary(AuditAction.HARD_DELETE, None, hidden=True)
+    assert summarize(AuditAction.USER_CREATE, None, {"username": "sam"}, redacted=False).subject == "sam"
 
 
 def test_csv_export_of_the_filtered_view_is_safe_for_spreadsheets(engine: Engine, athlete: User, admin: User) -> None:
     make_memory(engine, athlete, "=HYPERLINK('http://evil')")
     make_memory(engine, athlete, "Prefers morning runs")
     with unit_of_work(engine) as session:
-        everything = export_csv(session, admin, filters=AuditFilter())
-        only_hyperlink = export_csv(session, admin, filters=AuditFilter(text="hyperlink"))
-        capped = export_csv(session, admin, filters=AuditFilter(), limit=1)
+        everything = export_csv(session, admin, filters=AuditFilter(), summary=summary_text)
+        only_hyperlink = export_csv(session, admin, filters=AuditFilter(text="hyperlink"), summary=summary_text)
+        capped = export_csv(session, admin, filters=AuditFilter(), summary=summary_text, limit=1)
     rows = list(csv.DictReader(io.StringIO(everything.text)))
     assert [r["seq"] for r in rows] == ["2", "1"]
-    assert rows[1]["summary"] == "Created: =HYPERLINK('http://evil')"
+    assert (rows[1]["action"], rows[1]["summary"]) == ("create", "Created: =HYPERLINK('http://evil')")
     assert only_hyperlink.rows == 1
     hyperlink_row = next(csv.DictReader(io.StringIO(only_hyperlink.text)))
     assert hyperlink_row["athlete"] == "alex"

@@ -8,9 +8,9 @@ import pytest
 from sqlalchemy import Engine, select
 
 from domain import memories
-from domain.access_log import ADMIN_VIEW_DELETED
 from domain.admin_deleted import DeletedQuery, delete_permanently, list_deleted, restore_selected
 from domain.audit import verify_chain
+from domain.enums import AccessKind
 from domain.errors import InvalidInput
 from domain.models import AuditEvent, Memory, User
 from domain.types import utcnow
@@ -71,7 +71,7 @@ def test_each_view_records_one_access_event_per_athlete_shown(
     deleted_memory(engine, other_athlete, "Three")
     with unit_of_work(engine) as session:
         list_deleted(session, admin)
-    events = access_events(engine, ADMIN_VIEW_DELETED)
+    events = access_events(engine, AccessKind.ADMIN_VIEW_DELETED)
     assert sorted(e.athlete_id for e in events) == sorted([athlete.id, other_athlete.id])
     assert {e.actor_label for e in events} == {"admin"}
 

@@ -28,7 +28,7 @@ ADMIN_OPERATIONS: dict[str, Operation] = {
     "audit page": lambda s, a, mid, uid: audit_log.audit_page(s, a),
     "audit event": lambda s, a, mid, uid: audit_log.audit_event(s, a, seq=1),
     "chain status": lambda s, a, mid, uid: audit_log.chain_status(s, a),
-    "export csv": lambda s, a, mid, uid: audit_export.export_csv(s, a, filters=audit_log.AuditFilter()),
+    "export csv": lambda s, a, mid, uid: audit_export.export_csv(s, a, filters=audit_log.AuditFilter(), summary=str),
     "list users": lambda s, a, mid, uid: users.list_users(s, a),
     "athlete choices": lambda s, a, mid, uid: users.athlete_choices(s, a),
     "user choices": lambda s, a, mid, uid: users.user_choices(s, a),

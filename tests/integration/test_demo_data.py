@@ -47,6 +47,8 @@ def test_demo_proposals_include_one_seen_before_and_one_that_replaces(tmp_path: 
     load_demo(engine)
     with unit_of_work(engine) as session:
         alex = authenticate(session, username="alex", password="demo-alex")
-        previews = {item.proposal.content: item.preview.describe() for item in list_pending(session, alex).items}
-    assert previews["Prefers morning runs"] == "seen before — will count again (3×)"
-    assert previews["Left knee pain started around km 15 on the long run"] == "replaces: 'Occasional knee soreness'"
+        previews = {item.proposal.content: item.preview for item in list_pending(session, alex).items}
+    morning, knee = previews["Prefers morning runs"], previews["Left knee pain started around km 15 on the long run"]
+    assert (morning.outcome, morning.occurrences_after) == ("seen_before", 3)
+    assert knee.outcome == "replaces"
+    assert knee.memory is not None and knee.memory.content == "Occasional knee soreness"

@@ -6,9 +6,8 @@ from datetime import timedelta
 
 from sqlalchemy import Engine, select
 
-from domain.access_log import ADMIN_VIEW_RETENTION
 from domain.audit import verify_chain
-from domain.enums import MemoryConfidence, MemorySource, MemoryStatus, MemoryType, ProposalStatus
+from domain.enums import AccessKind, MemoryConfidence, MemorySource, MemoryStatus, MemoryType, ProposalStatus
 from domain.models import AccessEvent, AuditEvent, Memory, Proposal, User
 from domain.retention import RetentionPeriods, plan_purge, run_purge
 from domain.types import utcnow
@@ -146,4 +145,4 @@ def test_periods_are_configurable_and_the_system_can_run_it(engine: Engine, athl
     with unit_of_work(engine, read_only=True) as session:
         last = session.scalars(select(AuditEvent).order_by(AuditEvent.seq.desc())).first()
         assert last is not None and (last.action, last.actor_label) == ("retention_run", "system")
-    assert access_events(engine, ADMIN_VIEW_RETENTION) == []
+    assert access_events(engine, AccessKind.ADMIN_VIEW_RETENTION) == []

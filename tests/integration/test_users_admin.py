@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import Engine
 
-from domain.access_log import ADMIN_VIEW_USERS
-from domain.enums import Role
+from domain.enums import AccessKind, Role
 from domain.errors import AuthenticationFailed, InvalidInput
 from domain.models import AuditEvent, User
 from domain.users import (
@@ -39,7 +38,7 @@ def test_lists_users_with_role_status_and_last_login(
     assert [u.username for u in only_admins.users] == ["admin"]
     assert [u.username for u in found.users] == ["sam"]
     assert ([u.username for u in paged.users], paged.pages) == (["sam"], 2)
-    assert {e.athlete_id for e in access_events(engine, ADMIN_VIEW_USERS)} >= {athlete.id, other_athlete.id}
+    assert {e.athlete_id for e in access_events(engine, AccessKind.ADMIN_VIEW_USERS)} >= {athlete.id, other_athlete.id}
 
 
 def test_admin_creates_athletes_and_admins(engine: Engine, admin: User) -> None:

@@ -5,10 +5,11 @@ from __future__ import annotations
 from nicegui import background_tasks, ui
 
 from domain.audit_export import export_csv
-from domain.audit_log import ACTION_LABELS, AuditFilter, AuditPage, AuditRow, audit_event, audit_page, chain_status
+from domain.audit_log import AuditFilter, AuditPage, AuditRow, audit_event, audit_page, chain_status
 from domain.errors import DomainError
 from domain.users import athlete_choices, user_choices
 from ui.components.admin_common import date_input, parse_day, set_aria_label, when
+from ui.components.labels import ACTION_LABELS, summary_text, value_text
 from ui.session import attempt, in_thread, read
 
 PAGE_SIZE = 25
@@ -124,7 +125,7 @@ class AuditTab:
                             with ui.element("td").classes("p-1 align-top"):
                                 ui.label(text)
                         with ui.element("td").classes("p-1 align-top"):
-                            ui.label(row.summary)
+                            ui.label(summary_text(row.summary))
                             if row.reason:
                                 ui.label(f"Reason: {row.reason}").classes("mr-muted")
                         with ui.element("td").classes("p-1 align-top"):
@@ -166,14 +167,14 @@ class AuditTab:
                                 with ui.element("th").props("scope=row").classes("text-left p-1 align-top"):
                                     ui.label(change.field)
                                 with ui.element("td").classes("p-1 align-top"):
-                                    ui.label(change.before).classes("mr-del px-1 mr-memory-text")
+                                    ui.label(value_text(change.before)).classes("mr-del px-1 mr-memory-text")
                                 with ui.element("td").classes("p-1 align-top"):
-                                    ui.label(change.after).classes("mr-ins px-1 mr-memory-text")
+                                    ui.label(value_text(change.after)).classes("mr-ins px-1 mr-memory-text")
         self.detail_dialog.open()
 
     async def export(self) -> None:
         filters = self.filters
-        outcome = await attempt(lambda s, u: export_csv(s, u, filters=filters))
+        outcome = await attempt(lambda s, u: export_csv(s, u, filters=filters, summary=summary_text))
         result = outcome.value
         if result is None:
             return

@@ -1,4 +1,4 @@
-"""What the admin tabs share: dates, a pager, accessible names, short text."""
+"""What the admin tabs share: dates, a pager, accessible names."""
 
 from __future__ import annotations
 
@@ -49,8 +49,3 @@ def set_aria_label(element: ui.element, label: str) -> ui.element:
     element.props["aria-label"] = label
     element.update()
     return element
-
-
-def clip(text: str, limit: int = 60) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"

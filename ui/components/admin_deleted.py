@@ -11,8 +11,9 @@ from domain.admin_deleted import DeletedPage, DeletedQuery, delete_permanently, 
 from domain.memories import restore_memory
 from domain.models import User
 from domain.users import athlete_choices
-from ui.components.admin_common import clip, date_input, pager, parse_day, set_aria_label, when
+from ui.components.admin_common import date_input, pager, parse_day, set_aria_label, when
 from ui.components.labels import TYPE_SINGULAR
+from ui.components.text import clip
 from ui.components.timeago import time_ago
 from ui.session import attempt, read
 

@@ -7,7 +7,8 @@ from nicegui import ui
 from domain.retention import PurgePlan, plan_purge, run_purge
 from persistence.settings import retention_periods
 from ui import runtime
-from ui.components.admin_common import clip, when
+from ui.components.admin_common import when
+from ui.components.text import clip
 from ui.session import attempt
 
 SHOWN = 20

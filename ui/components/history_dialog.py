@@ -13,21 +13,10 @@ from domain.memory_writes import CONTENT_FIELDS
 from domain.models import AuditEvent, Memory
 from ui.components.dialogs import titled_dialog
 from ui.components.diff import field_changes, word_diff
+from ui.components.labels import athlete_action_label
 from ui.components.text import Inline, span
 from ui.components.timeago import time_ago
 from ui.session import read, write
-
-ACTION_LABELS = {
-    "create": "Added",
-    "import": "Imported",
-    "edit": "Edited",
-    "delete": "Deleted",
-    "undo_delete": "Brought back",
-    "restore": "Restored by an admin",
-    "revert": "Earlier version restored",
-    "count_again": "Seen again",
-    "supersede": "Replaced",
-}
 
 
 def _version(payload: dict[str, Any] | None) -> tuple[Any, ...] | None:
@@ -76,7 +65,7 @@ def open_history_dialog(memory_id: int, on_restored: Callable[[], Awaitable[None
 def _event_card(event: AuditEvent, current: tuple[Any, ...], restore: Callable[[AuditEvent], Awaitable[None]]) -> None:
     with ui.card().classes("mr-card w-full gap-1").props("flat").mark(f"event-{event.seq}"):
         with ui.row().classes("items-baseline gap-2"):
-            ui.label(ACTION_LABELS.get(event.action, event.action.replace("_", " ").capitalize())).classes(
+            ui.label(athlete_action_label(event.action)).classes(
                 "font-semibold"
             )
             ui.label(f"by {event.actor_label}").classes("mr-muted text-sm")

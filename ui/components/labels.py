@@ -1,8 +1,12 @@
-"""Words and icons for the domain's vocabularies, as people read them."""
+"""Words and icons for the domain's vocabularies, as people read them; the audit log's lines."""
 
 from __future__ import annotations
 
-from domain.enums import MemoryConfidence, MemorySource, MemoryType
+from typing import Any
+
+from domain.audit_log import Summary
+from domain.enums import AuditAction, MemoryConfidence, MemorySource, MemoryType
+from ui.components.text import clip
 
 TYPE_LABELS: dict[MemoryType, str] = {
     MemoryType.INJURY_HISTORY: "Injury history",
@@ -54,3 +58,70 @@ TYPE_ORDER = [
     MemoryType.TRAINING_RESPONSE,
     MemoryType.INSIGHT,
 ]
+
+ACTION_LABELS: dict[AuditAction, str] = {
+    AuditAction.CREATE: "Created",
+    AuditAction.IMPORT: "Imported",
+    AuditAction.EDIT: "Edited",
+    AuditAction.REVERT: "Reverted",
+    AuditAction.DELETE: "Deleted",
+    AuditAction.UNDO_DELETE: "Undid delete",
+    AuditAction.RESTORE: "Restored",
+    AuditAction.HARD_DELETE: "Deleted permanently",
+    AuditAction.PURGE: "Purged by retention",
+    AuditAction.RETENTION_RUN: "Retention purge",
+    AuditAction.COUNT_AGAIN: "Counted again",
+    AuditAction.SUPERSEDE: "Superseded",
+    AuditAction.INGEST: "Received text",
+    AuditAction.PROPOSE: "Proposed",
+    AuditAction.PROPOSAL_CONFIRM: "Confirmed proposal",
+    AuditAction.PROPOSAL_REJECT: "Rejected proposal",
+    AuditAction.PROPOSAL_EXPIRE: "Proposal expired",
+    AuditAction.USER_CREATE: "Created user",
+    AuditAction.USER_DISABLE: "Disabled user",
+    AuditAction.USER_ENABLE: "Enabled user",
+    AuditAction.USER_ROLE: "Changed role",
+    AuditAction.USER_PASSWORD_RESET: "Reset password",
+}
+"""The audit log's words for every action, as admins read them."""
+
+ATHLETE_ACTION_LABELS: dict[AuditAction, str] = {
+    AuditAction.CREATE: "Added",
+    AuditAction.IMPORT: "Imported",
+    AuditAction.EDIT: "Edited",
+    AuditAction.DELETE: "Deleted",
+    AuditAction.UNDO_DELETE: "Brought back",
+    AuditAction.RESTORE: "Restored by an admin",
+    AuditAction.REVERT: "Earlier version restored",
+    AuditAction.COUNT_AGAIN: "Seen again",
+    AuditAction.SUPERSEDE: "Replaced",
+}
+"""A memory's history as its athlete reads it, in their own terms; other actions use ACTION_LABELS."""
+
+SUMMARY_SUBJECT_LIMIT = 90
+HIDDEN_SUBJECT = "(content redacted)"
+
+
+def athlete_action_label(action: AuditAction) -> str:
+    return ATHLETE_ACTION_LABELS.get(action) or ACTION_LABELS[action]
+
+
+def summary_text(summary: Summary) -> str:
+    """One line: what happened, to what; for a change, which fields changed."""
+    label = ACTION_LABELS[summary.action]
+    subject = HIDDEN_SUBJECT if summary.hidden else summary.subject
+    line = f"{label}: {clip(subject, SUMMARY_SUBJECT_LIMIT)}" if subject else label
+    if summary.changed:
+        line += f" ({', '.join(summary.changed)} changed)"
+    return line
+
+
+def value_text(value: Any) -> str:
+    """A before/after value of the audit log's diff, as words."""
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(str(item) for item in value) if value else "(none)"
+    return str(value)

@@ -1,4 +1,4 @@
-"""Inline text elements. Their text is always sent as text, never parsed as HTML."""
+"""Text helpers: inline elements (always sent as text, never parsed as HTML) and clipping."""
 
 from __future__ import annotations
 
@@ -18,3 +18,9 @@ def span(text: str, classes: str = "") -> Inline:
 
 def mark(text: str) -> Inline:
     return Inline(text, tag="mark").classes("mr-mark")
+
+
+def clip(text: str, limit: int = 60) -> str:
+    """One line of at most `limit` characters: runs of white space become one space, a cut ends in '…'."""
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"

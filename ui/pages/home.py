@@ -18,6 +18,7 @@ from ui.components.memory_dialog import open_add_dialog, open_edit_dialog
 from ui.components.memory_list import MemoryList
 from ui.components.overview import OverviewPanel
 from ui.components.review import ReviewSection
+from ui.components.text import clip
 from ui.components.undo_bar import UndoBar
 from ui.pages.guard import page_user
 from ui.session import attempt, in_thread, read
@@ -88,15 +89,11 @@ class ContextPage:
             lambda s, u: memories.delete_memory(s, u, memory_id=memory.id, expected_version=memory.version)
         )
         if outcome.ok:
-            self.undo.show(f"Deleted '{_short(memory.content)}'", lambda: self.undo_delete(memory))
+            self.undo.show(f"Deleted '{clip(memory.content)}'", lambda: self.undo_delete(memory))
         await self.memories_changed()
 
     async def undo_delete(self, memory: Memory) -> None:
         outcome = await attempt(lambda s, u: memories.undo_delete(s, u, memory_id=memory.id))
         if outcome.ok:
-            ui.notify(f"Brought back '{_short(memory.content)}'", type="positive")
+            ui.notify(f"Brought back '{clip(memory.content)}'", type="positive")
         await self.memories_changed()
-
-
-def _short(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
