@@ -19,6 +19,7 @@ from domain.errors import InvalidInput, NotFound
 from domain.memories import hard_delete_memory, restore_memory
 from domain.models import Memory, User
 from domain.search import text_match
+from domain.users import normalize_username
 from domain.visibility import with_inactive
 
 MAX_PAGE_SIZE = 100
@@ -136,6 +137,6 @@ def delete_permanently(
         raise NotFound("Memory not found.")
     owner = session.get(User, memory.athlete_id)
     expected = owner.username if owner else ""
-    if typed_username.strip().lower() != expected:
+    if normalize_username(typed_username) != expected:
         raise InvalidInput(f"Type the athlete's username ({expected}) to confirm.", field="confirmation")
     hard_delete_memory(session, actor, memory_id=memory_id, reason=reason)

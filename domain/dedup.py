@@ -6,22 +6,16 @@ type with an overlapping entity tag → the new memory replaces it; else new.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from domain.content import normalize
 from domain.enums import MemoryType
 from domain.models import Memory
 
 Outcome = Literal["new", "seen_before", "replaces"]
 HIGH_CONFIDENCE_OCCURRENCES = 3
-_NON_WORD = re.compile(r"[^\w\s]")
-_SPACE = re.compile(r"\s+")
-
-
-def normalize(content: str) -> str:
-    return _NON_WORD.sub("", _SPACE.sub(" ", content.lower())).strip()
 
 
 @dataclass(frozen=True)

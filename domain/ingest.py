@@ -10,7 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from domain import audit
-from domain.dedup import normalize
+from domain.content import normalize
 from domain.enums import AuditAction, AuditTarget, MemorySource, ProposalStatus, Role, SourceKind
 from domain.errors import InvalidInput
 from domain.extraction import Candidate, Extractor, default_extractors

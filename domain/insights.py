@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from domain.dedup import normalize
+from domain.content import normalize
 from domain.enums import MemoryType, ProposalStatus
 from domain.models import Memory, Proposal, User
 from domain.pattern_analysis import Insight, Observation, new_insights

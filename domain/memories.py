@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from domain.actors import require_admin, require_athlete, require_login
 from domain.enums import (
+    CONFIDENCE_RANK,
     AuditAction,
     AuditTarget,
     MemoryConfidence,
@@ -97,11 +98,7 @@ def _filtered(session: Session, stmt: Select[Memory], query: MemoryQuery) -> Sel
 
 def _sorted(stmt: Select[Memory], sort: SortKey) -> Select[Memory]:
     if sort == "confidence":
-        rank = case(
-            (Memory.confidence == MemoryConfidence.HIGH, 3),
-            (Memory.confidence == MemoryConfidence.MEDIUM, 2),
-            else_=1,
-        )
+        rank = case(CONFIDENCE_RANK, value=Memory.confidence, else_=0)
         return stmt.order_by(rank.desc(), Memory.occurrences.desc(), Memory.updated_at.desc(), Memory.id)
     return stmt.order_by(Memory.updated_at.desc(), Memory.id.desc())
 

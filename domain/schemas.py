@@ -8,10 +8,10 @@ from typing import Annotated, TypeVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
 
+from domain.content import MAX_CONTENT
 from domain.enums import MemoryConfidence, MemoryType
 from domain.errors import InvalidInput
 
-MAX_CONTENT = 2000
 MAX_TAGS = 20
 TAG_PATTERN = re.compile(r"^[a-z][a-z0-9_-]{0,29}:[a-z0-9][a-z0-9 _.'/-]{0,59}$")
 

@@ -240,3 +240,11 @@ def test_two_open_sessions_racing_the_second_flush_conflicts(postgres: Engine) -
         )
     stored = reload(engine, memory.id)
     assert stored is not None and stored.content == "First"
+
+
+def test_sorting_by_confidence_follows_the_one_confidence_order(engine: Engine, athlete: User) -> None:
+    for content, confidence in [("Low one", "low"), ("High one", "high"), ("Medium one", "medium")]:
+        make_memory(engine, athlete, content, confidence=MemoryConfidence(confidence))
+    with unit_of_work(engine, read_only=True) as session:
+        page = memories.list_memories(session, athlete, query=memories.MemoryQuery(sort="confidence"))
+    assert [m.content for m in page.items] == ["High one", "Medium one", "Low one"]

@@ -8,9 +8,10 @@ from typing import TypeVar
 from nicegui import ui
 from pydantic import BaseModel
 
+from domain.content import MAX_CONTENT
 from domain.enums import MemoryType
 from domain.errors import InvalidInput
-from domain.schemas import MAX_CONTENT, parse
+from domain.schemas import parse
 from ui.components.labels import TYPE_ORDER, TYPE_SINGULAR
 
 SchemaT = TypeVar("SchemaT", bound=BaseModel)
