@@ -40,7 +40,22 @@ def prepare(settings: Settings, *, demo: bool) -> bool:
 
 
 def _set_up_theme() -> None:
-    """Shared by every page, so it is added once per process, never inside a page builder."""
+    """Shared by every page, so it is set up once per process, never inside a page builder.
+
+    Colours carry meaning: primary (teal) is the app; `brand` (teal), `meta` (grey) and `danger`
+    (red) colour the text of flat buttons and status lines. Those three are app.css variables,
+    so they follow dark mode.
+    """
+    app.colors(
+        primary="#0f766e",
+        brand="var(--mr-brand-text)",
+        meta="var(--mr-meta-text)",
+        danger="var(--mr-danger)",
+    )
+    ui.button.default_props("no-caps unelevated")  # flat and outline still win over unelevated
+    ui.tabs.default_props("no-caps")
+    for field in (ui.input, ui.textarea, ui.select, ui.input_chips):
+        field.default_props("outlined color=brand")  # focused label and outline readable in dark mode too
     ui.add_css(stylesheet(), shared=True)
 
 

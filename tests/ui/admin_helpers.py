@@ -61,6 +61,21 @@ async def row_shows(user: User, marker: str, text: str) -> None:
     await eventually(shows)
 
 
+def table_cells(user: User, marker: str) -> list[str]:
+    """What the table marked `marker` shows, cell by cell: a ui.table's rows are data, not elements."""
+    tables = [element for element in user.find(marker=marker).elements if isinstance(element, ui.table)]
+    return [str(value) for table in tables for row in table.rows for value in row.values()]
+
+
+async def table_shows(user: User, marker: str, *texts: str) -> None:
+    """Wait until the table marked `marker` shows every text (each within one cell)."""
+    await eventually(lambda: all(any(text in cell for cell in table_cells(user, marker)) for text in texts))
+
+
+async def table_lacks(user: User, marker: str, text: str) -> None:
+    await eventually(lambda: not any(text in cell for cell in table_cells(user, marker)))
+
+
 def choose(user: User, label: str, option: str) -> None:
     """Pick the option shown as `option` in the select labelled `label`."""
     select_element = next(e for e in user.find(label).elements if isinstance(e, ui.select))

@@ -2,10 +2,32 @@
 
 from __future__ import annotations
 
+from nicegui import ui
 from nicegui.testing import User
 
+from domain.enums import Role
+from domain.models import User as Account
+from persistence.engine import make_engine
+from persistence.uow import unit_of_work
 from tests.ui.admin_helpers import choose, open_admin, row_shows
 from tests.ui.conftest import log_in
+
+
+def add_athletes(database_url: str, count: int) -> None:
+    engine = make_engine(database_url)
+    with unit_of_work(engine) as session:
+        for number in range(count):
+            session.add(
+                Account(
+                    username=f"runner{number:02}",
+                    display_name=f"Runner {number:02}",
+                    role=Role.ATHLETE,
+                    password_hash="x",
+                    disabled=False,
+                    session_epoch=0,
+                )
+            )
+    engine.dispose()
 
 
 async def test_lists_users_with_role_status_and_last_login(user: User) -> None:
@@ -96,3 +118,13 @@ async def test_promote_and_demote(user: User) -> None:
     with user.scope(marker="user-sam"):
         user.find("Make athlete").click()
     await user.should_see("sam is now athlete.")
+
+
+async def test_page_numbers_lead_to_the_next_page(user: User, app_database: str) -> None:
+    add_athletes(app_database, 25)  # with the 3 demo accounts: 28, two pages of 20
+    await open_admin(user, "Users")
+    await user.should_see("Page 1 of 2 · 28 users")
+    pages = next(iter(user.find(kind=ui.pagination).elements))
+    assert (pages.min, pages.max, pages.value) == (1, 2, 1)
+    pages.value = 2  # the simulated user picks page 2
+    await user.should_see("Page 2 of 2 · 28 users")

@@ -8,20 +8,41 @@ from domain.audit_export import export_csv
 from domain.audit_log import AuditFilter, AuditPage, AuditRow, audit_event, audit_page, chain_status
 from domain.errors import DomainError
 from domain.users import athlete_choices, user_choices
-from ui.components.admin_common import date_input, parse_day, set_aria_label, when
+from ui.components.admin_common import date_input, parse_day, when
+from ui.components.dialogs import titled_dialog
 from ui.components.labels import ACTION_LABELS, summary_text, value_text
 from ui.session import attempt, in_thread, read
 
 PAGE_SIZE = 25
 ALL, SYSTEM = 0, -1
-HEADERS = ("Time", "Actor", "Action", "Athlete", "Target", "Summary", "")
+LEFT = {"align": "left", "headerClasses": "text-left"}
+EVENT_COLUMNS = [
+    {"name": "at", "label": "Time", "field": "at", "classes": "text-no-wrap", **LEFT},
+    {"name": "actor", "label": "Actor", "field": "actor", **LEFT},
+    {"name": "action", "label": "Action", "field": "action", **LEFT},
+    {"name": "athlete", "label": "Athlete", "field": "athlete", **LEFT},
+    {"name": "target", "label": "Target", "field": "target", **LEFT},
+    {"name": "summary", "label": "Summary", "field": "summary", **LEFT},
+    {"name": "open", "label": "Open", "field": "seq", **LEFT},
+]
+CHANGE_COLUMNS = [
+    {"name": "field", "label": "Field", "field": "field", **LEFT},
+    {"name": "before", "label": "Before", "field": "before", "classes": "mr-del mr-memory-text", **LEFT},
+    {"name": "after", "label": "After", "field": "after", "classes": "mr-ins mr-memory-text", **LEFT},
+]
+# Vue templates show row values as text ({{ }}), never as HTML.
+SUMMARY_CELL = """
+<q-td :props="props">
+  <div>{{ props.row.summary }}</div>
+  <div v-if="props.row.reason" class="mr-muted">Reason: {{ props.row.reason }}</div>
+</q-td>
+"""
+FIELD_CELL = '<q-th :props="props" scope="row">{{ props.value }}</q-th>'
 
 
 class AuditTab:
     def __init__(self) -> None:
         self.filters = AuditFilter()
-        self.older_than: int | None = None
-        self.newer_than: int | None = None
         self.page_data: AuditPage | None = None
         self.status = ui.label("Audit chain: not checked yet").classes("font-medium").mark("chain-status")
         self.status.props('role=status aria-live="polite"')
@@ -29,29 +50,68 @@ class AuditTab:
         athletes = read(athlete_choices)
         with ui.row().classes("items-end gap-2 w-full").mark("audit-filters"):
             self.actor = ui.select({ALL: "All actors", SYSTEM: "System (no user)", **actors}, value=ALL, label="Actor")
-            self.actor.props("outlined dense").classes("w-40")
+            self.actor.props("dense").classes("w-40")
             self.athlete = ui.select({ALL: "All athletes", **athletes}, value=ALL, label="Athlete")
-            self.athlete.props("outlined dense").classes("w-40")
+            self.athlete.props("dense").classes("w-40")
             self.action = ui.select({"": "All actions", **ACTION_LABELS}, value="", label="Action")
-            self.action.props("outlined dense").classes("w-48")
+            self.action.props("dense").classes("w-48")
             self.since = date_input("From")
             self.until = date_input("Until")
-            self.text = ui.input("Search text").props("outlined dense clearable").classes("w-48")
+            self.text = ui.input("Search text").props("dense clearable").classes("w-48")
             self.text.on("keydown.enter", self.apply)
-            ui.button("Apply", icon="filter_alt", on_click=self.apply).props("no-caps unelevated color=teal-8").mark(
-                "audit-apply"
-            )
-            ui.button("Export CSV", icon="download", on_click=self.export).props("no-caps outline color=teal-8")
-        self.detail_dialog = self._detail_dialog()
-        self.results()
+            ui.button("Apply", icon="filter_alt", on_click=self.apply).mark("audit-apply")
+            ui.button("Export CSV", icon="download", color="brand", on_click=self.export).props("outline")
+        self.empty = ui.label("No events match.").classes("mr-muted").mark("audit-empty")
+        self.table = self._events_table()
+        self._keyset_pager()
+        for element in (self.empty, self.table, self.pager):
+            element.set_visibility(False)  # until the first page is loaded
 
-    async def load(self) -> None:
-        filters, older, newer = self.filters, self.older_than, self.newer_than
+    def _events_table(self) -> ui.table:
+        table = ui.table(columns=EVENT_COLUMNS, rows=[], row_key="seq").props("flat dense wrap-cells")
+        table.classes("w-full").mark("audit-table")
+        table.add_slot("body-cell-summary", SUMMARY_CELL)
+        with table.add_slot("header-cell-open"), table.header("open"):
+            ui.label("Open").classes("sr-only")
+        with table.add_slot("body-cell-open"), table.cell("open"):
+            button = ui.button(icon="open_in_new", color="brand").props("flat round dense").mark("audit-open")
+            button.props[":aria-label"] = "'Open event ' + props.row.seq"
+            button.on("click", lambda event: self.open(int(event.args)), js_handler="() => emit(props.row.seq)")
+            button.tooltip("Show before and after")
+        return table
+
+    def _keyset_pager(self) -> None:
+        """Newest / newer / older: the log pages by event number, so there are no page numbers to jump to."""
+        with ui.row().classes("items-center gap-2").mark("audit-pager") as self.pager:
+            self.newest = ui.button("Newest", icon="first_page", color="meta", on_click=lambda: self.load())
+            self.newer = ui.button("Newer", icon="chevron_left", color="meta", on_click=self.show_newer)
+            self.span = ui.label("").classes("mr-muted").props('aria-live="polite"')
+            self.older = ui.button("Older", color="meta", on_click=self.show_older).props("icon-right=chevron_right")
+            self.newer.mark("audit-newer")
+            self.older.mark("audit-older")
+            for button in (self.newest, self.newer, self.older):
+                button.props("flat")
+
+    async def load(self, *, older_than: int | None = None, newer_than: int | None = None) -> None:
+        filters = self.filters
         outcome = await attempt(
-            lambda s, u: audit_page(s, u, filters=filters, older_than=older, newer_than=newer, page_size=PAGE_SIZE),
+            lambda s, u: audit_page(
+                s, u, filters=filters, older_than=older_than, newer_than=newer_than, page_size=PAGE_SIZE
+            ),
         )
-        self.page_data = outcome.value
-        self.results.refresh()
+        if outcome.value is not None:
+            self.show(outcome.value)
+
+    def show(self, data: AuditPage) -> None:
+        self.page_data = data
+        self.table.rows = [_event_row(row) for row in data.rows]
+        self.table.set_visibility(bool(data.rows))
+        self.empty.set_visibility(not data.rows)
+        self.span.set_text(f"Events #{data.oldest_seq:,}–#{data.newest_seq:,}" if data.rows else "No events")
+        self.newest.set_enabled(data.has_newer)
+        self.newer.set_enabled(data.has_newer)
+        self.older.set_enabled(data.has_older)
+        self.pager.set_visibility(True)
 
     async def apply(self) -> None:
         self.filters = AuditFilter(
@@ -63,11 +123,15 @@ class AuditTab:
             until=parse_day(self.until.value),
             text=self.text.value or "",
         )
-        await self.page(None, None)
-
-    async def page(self, older_than: int | None, newer_than: int | None) -> None:
-        self.older_than, self.newer_than = older_than, newer_than
         await self.load()
+
+    async def show_newer(self) -> None:
+        if self.page_data is not None:
+            await self.load(newer_than=self.page_data.newest_seq)
+
+    async def show_older(self) -> None:
+        if self.page_data is not None:
+            await self.load(older_than=self.page_data.oldest_seq)
 
     def check_chain(self) -> None:
         self.status.set_text("Checking the audit chain…")
@@ -80,74 +144,14 @@ class AuditTab:
             self.status.set_text(f"Audit chain: not checked. {error}")
             return
         self.status.set_text(report.summary())
-        self.status.classes(replace="font-medium " + ("mr-btn-brand" if report.ok else "mr-btn-danger"))
-
-    @ui.refreshable_method
-    def results(self) -> None:
-        data = self.page_data
-        if data is None:
-            return
-        if not data.rows:
-            ui.label("No events match.").classes("mr-muted").mark("audit-empty")
-        else:
-            with ui.element("div").classes("w-full overflow-x-auto"):
-                self._table(data.rows)
-        with ui.row().classes("items-center gap-2").mark("audit-pager"):
-            newest = ui.button("Newest", icon="first_page", on_click=lambda: self.page(None, None))
-            newest.props("flat no-caps").classes("mr-btn-meta").set_enabled(data.has_newer)
-            newer = ui.button("Newer", icon="chevron_left", on_click=lambda: self.page(None, data.newest_seq))
-            newer.mark("audit-newer")
-            newer.props("flat no-caps").classes("mr-btn-meta").set_enabled(data.has_newer)
-            span = f"Events #{data.oldest_seq:,}–#{data.newest_seq:,}" if data.rows else "No events"
-            ui.label(span).classes("mr-muted").props('aria-live="polite"')
-            older = ui.button("Older", on_click=lambda: self.page(data.oldest_seq, None)).mark("audit-older")
-            older.props("flat no-caps icon-right=chevron_right").classes("mr-btn-meta").set_enabled(data.has_older)
-
-    def _table(self, rows: list[AuditRow]) -> None:
-        with ui.element("table").classes("mr-table w-full text-sm").mark("audit-table"):
-            with ui.element("thead"), ui.element("tr"):
-                for header in HEADERS:
-                    with ui.element("th").props("scope=col").classes("text-left p-1"):
-                        if header:
-                            ui.label(header)
-                        else:
-                            ui.label("Open").classes("sr-only")
-            with ui.element("tbody"):
-                for row in rows:
-                    with ui.element("tr").mark(f"audit-{row.seq}"):
-                        for text in (
-                            when(row.at),
-                            row.actor,
-                            ACTION_LABELS.get(row.action, row.action),
-                            row.athlete or "—",
-                            row.target,
-                        ):
-                            with ui.element("td").classes("p-1 align-top"):
-                                ui.label(text)
-                        with ui.element("td").classes("p-1 align-top"):
-                            ui.label(summary_text(row.summary))
-                            if row.reason:
-                                ui.label(f"Reason: {row.reason}").classes("mr-muted")
-                        with ui.element("td").classes("p-1 align-top"):
-                            button = ui.button(icon="open_in_new", on_click=lambda seq=row.seq: self.open(seq))
-                            button.props("flat round dense").mark(f"open-{row.seq}").tooltip("Show before and after")
-                            set_aria_label(button, f"Open event {row.seq}")
-
-    def _detail_dialog(self) -> ui.dialog:
-        with ui.dialog() as dialog, ui.card().classes("w-[40rem] max-w-full").mark("event-dialog"):
-            self.detail = ui.column().classes("w-full gap-2")
-            with ui.row().classes("justify-end w-full"):
-                ui.button("Close", on_click=dialog.close).props("flat no-caps").classes("mr-btn-meta")
-        return dialog
+        self.status.classes(replace="font-medium " + ("text-brand" if report.ok else "text-danger"))
 
     async def open(self, seq: int) -> None:
         found = await attempt(lambda s, u: audit_event(s, u, seq=seq))
         if found.value is None:
             return
         row, changes = found.value
-        self.detail.clear()
-        with self.detail:
-            ui.label(f"Event #{row.seq}: {ACTION_LABELS.get(row.action, row.action)}").classes("text-lg font-semibold")
+        with titled_dialog(f"Event #{row.seq}: {ACTION_LABELS.get(row.action, row.action)}", marker="event-dialog"):
             ui.label(f"{when(row.at)} · by {row.actor} · {row.target}" + (f" · {row.athlete}" if row.athlete else ""))
             if row.reason:
                 ui.label(f"Reason: {row.reason}")
@@ -155,22 +159,11 @@ class AuditTab:
                 ui.label("Content was redacted when the memory was deleted for good.").classes("mr-muted")
             if not changes:
                 ui.label("No field changed.").classes("mr-muted")
-            else:
-                with ui.element("table").classes("mr-table w-full text-sm").mark("event-diff"):
-                    with ui.element("thead"), ui.element("tr"):
-                        for header in ("Field", "Before", "After"):
-                            with ui.element("th").props("scope=col").classes("text-left p-1"):
-                                ui.label(header)
-                    with ui.element("tbody"):
-                        for change in changes:
-                            with ui.element("tr"):
-                                with ui.element("th").props("scope=row").classes("text-left p-1 align-top"):
-                                    ui.label(change.field)
-                                with ui.element("td").classes("p-1 align-top"):
-                                    ui.label(value_text(change.before)).classes("mr-del px-1 mr-memory-text")
-                                with ui.element("td").classes("p-1 align-top"):
-                                    ui.label(value_text(change.after)).classes("mr-ins px-1 mr-memory-text")
-        self.detail_dialog.open()
+                return
+            rows = [{"field": c.field, "before": value_text(c.before), "after": value_text(c.after)} for c in changes]
+            table = ui.table(columns=CHANGE_COLUMNS, rows=rows, row_key="field").props("flat dense wrap-cells")
+            table.classes("w-full").mark("event-diff")
+            table.add_slot("body-cell-field", FIELD_CELL)
 
     async def export(self) -> None:
         filters = self.filters
@@ -183,3 +176,16 @@ class AuditTab:
         if result.truncated:
             note += " That is the export limit: narrow the filters for the rest."
         ui.notify(note, type="positive")
+
+
+def _event_row(row: AuditRow) -> dict[str, object]:
+    return {
+        "seq": row.seq,
+        "at": when(row.at),
+        "actor": row.actor,
+        "action": ACTION_LABELS.get(row.action, row.action),
+        "athlete": row.athlete or "—",
+        "target": row.target,
+        "summary": summary_text(row.summary),
+        "reason": row.reason or "",
+    }

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from datetime import date, datetime
 
-from nicegui import ui
+from nicegui import events, ui
 
 
 def parse_day(value: str | None) -> date | None:
@@ -23,25 +23,36 @@ def when(at: datetime | None) -> str:
 
 
 def date_input(label: str) -> ui.input:
-    return ui.input(label).props("type=date stack-label outlined dense").classes("w-40")
+    return ui.input(label).props("type=date stack-label dense").classes("w-40")
 
 
-def pager(
-    *,
-    status: str,
-    on_previous: Callable[[], Awaitable[None]] | None,
-    on_next: Callable[[], Awaitable[None]] | None,
-    previous_label: str = "Previous",
-    next_label: str = "Next",
-    marker: str,
-) -> None:
-    """Previous/next buttons (disabled at either end) and a status text, e.g. "Page 2 of 7"."""
-    with ui.row().classes("items-center gap-2").mark(marker):
-        previous = ui.button(previous_label, icon="chevron_left", on_click=on_previous or (lambda: None))
-        previous.props("flat no-caps").classes("mr-btn-meta").set_enabled(on_previous is not None)
-        ui.label(status).classes("mr-muted").props('aria-live="polite"')
-        following = ui.button(next_label, on_click=on_next or (lambda: None))
-        following.props("flat no-caps icon-right=chevron_right").classes("mr-btn-meta").set_enabled(on_next is not None)
+class Pager:
+    """Page numbers with previous/next links, and a status line such as "Page 2 of 7 · 130 users".
+
+    Hidden until the first page is shown, then updated in place: the page button just used keeps
+    the keyboard focus. The numbers appear once there is more than one page.
+    """
+
+    def __init__(self, *, marker: str, on_page: Callable[[int], Awaitable[None]]) -> None:
+        self.on_page = on_page
+        self.shown_page = 1
+        with ui.row().classes("items-center gap-2").mark(marker) as self.row:
+            self.pages = ui.pagination(1, 1, direction_links=True, on_change=self._chosen)
+            self.pages.props("max-pages=7 boundary-numbers color=brand active-color=primary")
+            self.status = ui.label("").classes("mr-muted").props('aria-live="polite"')
+        self.row.set_visibility(False)
+
+    def show(self, *, page: int, pages: int, status: str) -> None:
+        self.shown_page = page  # first, so that setting the value below is not taken for a choice
+        self.pages.max = max(pages, 1)
+        self.pages.set_value(page)
+        self.pages.set_visibility(pages > 1)
+        self.status.set_text(status)
+        self.row.set_visibility(True)
+
+    async def _chosen(self, event: events.ValueChangeEventArguments[int | None]) -> None:
+        if event.value is not None and event.value != self.shown_page:
+            await self.on_page(event.value)
 
 
 def set_aria_label(element: ui.element, label: str) -> ui.element:

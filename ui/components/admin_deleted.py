@@ -11,7 +11,8 @@ from domain.admin_deleted import DeletedPage, DeletedQuery, delete_permanently, 
 from domain.memories import restore_memory
 from domain.models import User
 from domain.users import athlete_choices
-from ui.components.admin_common import date_input, pager, parse_day, set_aria_label, when
+from ui.components.admin_common import Pager, date_input, parse_day, set_aria_label, when
+from ui.components.dialogs import titled_dialog
 from ui.components.labels import TYPE_SINGULAR
 from ui.components.text import clip
 from ui.components.timeago import time_ago
@@ -26,29 +27,27 @@ class DeletedTab:
         self.query = DeletedQuery(page_size=PAGE_SIZE)
         self.selected: set[int] = set()
         self.page_data: DeletedPage | None = None
-        self.restore_ids: list[int] = []
-        self.delete_row: tuple[int, str, str] | None = None  # memory id, username, content
         athletes = read(athlete_choices)
         with ui.row().classes("items-end gap-2 w-full").mark("deleted-filters"):
-            self.text = ui.input("Search deleted memories").props("outlined dense clearable").classes("w-64")
+            self.text = ui.input("Search deleted memories").props("dense clearable").classes("w-64")
             self.text.on("keydown.enter", self.search)
             self.athlete = ui.select({ALL: "All athletes", **athletes}, value=ALL, label="Athlete")
-            self.athlete.props("outlined dense").classes("w-44")
+            self.athlete.props("dense").classes("w-44")
             self.since = date_input("Deleted from")
             self.until = date_input("Deleted until")
-            ui.button("Search", icon="search", on_click=self.search).props("no-caps unelevated color=teal-8").mark(
-                "deleted-search"
-            )
-        self.restore_dialog = self._restore_dialog()
-        self.delete_dialog = self._delete_dialog()
+            ui.button("Search", icon="search", on_click=self.search).mark("deleted-search")
         self.results()
+        self.pager = Pager(marker="deleted-pager", on_page=self.go_to)
 
     async def load(self) -> None:
         query = self.query
-        self.page_data = (await attempt(lambda s, u: list_deleted(s, u, query=query))).value
-        visible = {row.memory_id for row in self.page_data.rows} if self.page_data else set()
+        self.page_data = data = (await attempt(lambda s, u: list_deleted(s, u, query=query))).value
+        visible = {row.memory_id for row in data.rows} if data else set()
         self.selected &= visible
         self.results.refresh()
+        if data is not None:
+            status = f"Page {data.page} of {data.pages} · {data.total:,} deleted"
+            self.pager.show(page=data.page, pages=data.pages, status=status)
 
     async def search(self) -> None:
         self.query = DeletedQuery(
@@ -72,8 +71,11 @@ class DeletedTab:
             return
         with ui.row().classes("items-center gap-2"):
             self.restore_many = ui.button(
-                "Restore selected", icon="restore", on_click=lambda: self.ask_restore(sorted(self.selected))
-            ).props("no-caps outline color=teal-8")
+                "Restore selected",
+                icon="restore",
+                color="brand",
+                on_click=lambda: self.ask_restore(sorted(self.selected)),
+            ).props("outline")
             self.restore_many.mark("restore-selected")
             self.selection_note = ui.label("").classes("mr-muted").props('aria-live="polite"')
             self.show_selection()
@@ -95,19 +97,14 @@ class DeletedTab:
                         deleted = f"Deleted {time_ago(row.deleted_at)}" if row.deleted_at else "Deleted"
                         ui.label(f"{deleted} by {row.deleted_by or 'unknown'}").tooltip(when(row.deleted_at))
                 with ui.row().classes("gap-1 no-wrap"):
-                    ui.button("Restore", on_click=lambda mid=row.memory_id: self.ask_restore([mid])).props(
-                        "no-caps flat"
-                    ).classes("mr-btn-brand")
+                    ui.button(
+                        "Restore", color="brand", on_click=lambda mid=row.memory_id: self.ask_restore([mid])
+                    ).props("flat")
                     ui.button(
                         "Delete permanently",
+                        color="danger",
                         on_click=lambda r=row: self.ask_delete(r.memory_id, r.athlete_username, r.content),
-                    ).props("no-caps flat").classes("mr-btn-danger")
-        pager(
-            status=f"Page {data.page} of {data.pages} · {data.total:,} deleted",
-            on_previous=(lambda: self.go_to(data.page - 1)) if data.page > 1 else None,
-            on_next=(lambda: self.go_to(data.page + 1)) if data.page < data.pages else None,
-            marker="deleted-pager",
-        )
+                    ).props("flat")
 
     def toggle(self, memory_id: int, checked: bool) -> None:
         if checked:
@@ -123,83 +120,58 @@ class DeletedTab:
         self.selection_note.set_text(f"{count} selected" if count else "")
 
     # Restore, one or several, with an optional reason.
-    def _restore_dialog(self) -> ui.dialog:
-        with ui.dialog() as dialog, ui.card().classes("w-96").mark("restore-dialog"):
-            self.restore_title = ui.label("").classes("text-lg font-semibold")
-            ui.label("The memory goes back to the athlete's page. The restore is audited.").classes("mr-muted")
-            self.reason = ui.input("Reason (optional)").props("outlined dense maxlength=500").classes("w-full")
-            self.reason.on("keydown.enter", self.restore)
-            with ui.row().classes("justify-end w-full"):
-                ui.button("Cancel", on_click=dialog.close).props("flat no-caps").classes("mr-btn-meta")
-                ui.button("Restore", on_click=self.restore).props("no-caps unelevated color=teal-8").mark(
-                    "restore-confirm"
-                )
-        return dialog
-
     def ask_restore(self, memory_ids: list[int]) -> None:
         if not memory_ids:
             return
-        self.restore_ids = memory_ids
         count = len(memory_ids)
-        self.restore_title.set_text("Restore this memory?" if count == 1 else f"Restore {count} memories?")
-        self.reason.set_value("")
-        self.restore_dialog.open()
 
-    async def restore(self) -> None:
-        ids, reason = self.restore_ids, self.reason.value
-        if len(ids) == 1:
-            done = await attempt(lambda s, u: [restore_memory(s, u, memory_id=ids[0], reason=reason)])
-        else:
-            done = await attempt(lambda s, u: restore_selected(s, u, memory_ids=ids, reason=reason))
-        if not done.ok:
-            return
-        self.restore_dialog.close()
-        self.selected -= set(ids)
-        ui.notify("Memory restored." if len(ids) == 1 else f"{len(ids)} memories restored.", type="positive")
-        await self.load()
+        async def restore() -> None:
+            reason = reason_input.value
+            if count == 1:
+                done = await attempt(lambda s, u: [restore_memory(s, u, memory_id=memory_ids[0], reason=reason)])
+            else:
+                done = await attempt(lambda s, u: restore_selected(s, u, memory_ids=memory_ids, reason=reason))
+            if not done.ok:
+                return
+            dialog.close()
+            self.selected -= set(memory_ids)
+            ui.notify("Memory restored." if count == 1 else f"{count} memories restored.", type="positive")
+            await self.load()
+
+        title = "Restore this memory?" if count == 1 else f"Restore {count} memories?"
+        with titled_dialog(title, marker="restore-dialog") as dialog:
+            ui.label("The memory goes back to the athlete's page. The restore is audited.").classes("mr-muted")
+            reason_input = ui.input("Reason (optional)").props("dense autofocus maxlength=500").classes("w-full")
+            reason_input.on("keydown.enter", restore)
+            with ui.row().classes("justify-end w-full gap-2"):
+                ui.button("Cancel", color="meta", on_click=dialog.close).props("flat")
+                ui.button("Restore", on_click=restore).mark("restore-confirm")
 
     # Delete permanently: the admin types the athlete's username to confirm.
-    def _delete_dialog(self) -> ui.dialog:
-        with ui.dialog() as dialog, ui.card().classes("w-[28rem]").mark("delete-dialog"):
-            ui.label("Delete permanently?").classes("text-lg font-semibold")
-            self.delete_preview = ui.label("").classes("mr-memory-text")
-            self.delete_hint = ui.label("")
-            self.typed = ui.input("Athlete's username").props("outlined dense autocomplete=off").classes("w-full")
-            self.typed.on("keydown.enter", self.delete)
-            self.delete_reason = ui.input("Reason (optional)").props("outlined dense maxlength=500").classes("w-full")
-            with ui.row().classes("justify-end w-full"):
-                ui.button("Cancel", on_click=dialog.close).props("flat no-caps").classes("mr-btn-meta")
-                ui.button("Delete permanently", on_click=self.delete).props("no-caps unelevated color=negative").mark(
-                    "delete-confirm"
-                )
-        return dialog
-
     def ask_delete(self, memory_id: int, username: str, content: str) -> None:
-        self.delete_row = (memory_id, username, content)
-        self.delete_preview.set_text(content)
-        self.delete_hint.set_text(
-            f"This cannot be undone: the memory is removed and its content redacted from the audit log. "
-            f"Type {username} to confirm."
-        )
-        self.typed.set_value("")
-        self.delete_reason.set_value("")
-        self.delete_dialog.open()
+        async def delete() -> None:
+            typed, reason = typed_input.value or "", reason_input.value
 
-    async def delete(self) -> None:
-        if self.delete_row is None:
-            return
-        memory_id = self.delete_row[0]
-        typed, reason = self.typed.value or "", self.delete_reason.value
+            def remove(session: Session, admin: User) -> bool:
+                delete_permanently(session, admin, memory_id=memory_id, typed_username=typed, reason=reason)
+                return True
 
-        def remove(session: Session, admin: User) -> bool:
-            delete_permanently(session, admin, memory_id=memory_id, typed_username=typed, reason=reason)
-            return True
+            if not (await attempt(remove)).ok:
+                return
+            dialog.close()
+            self.selected.discard(memory_id)
+            ui.notify("Memory deleted permanently.", type="positive")
+            await self.load()
 
-        if not (await attempt(remove)).ok:
-            return
-        self.delete_dialog.close()
-        self.delete_row = None
-        self.delete_preview.set_text("")
-        self.selected.discard(memory_id)
-        ui.notify("Memory deleted permanently.", type="positive")
-        await self.load()
+        with titled_dialog("Delete permanently?", marker="delete-dialog") as dialog:
+            ui.label(content).classes("mr-memory-text")
+            ui.label(
+                "This cannot be undone: the memory is removed and its content redacted from the audit log. "
+                f"Type {username} to confirm."
+            )
+            typed_input = ui.input("Athlete's username").props("dense autofocus autocomplete=off").classes("w-full")
+            typed_input.on("keydown.enter", delete)
+            reason_input = ui.input("Reason (optional)").props("dense maxlength=500").classes("w-full")
+            with ui.row().classes("justify-end w-full gap-2"):
+                ui.button("Cancel", color="meta", on_click=dialog.close).props("flat")
+                ui.button("Delete permanently", color="negative", on_click=delete).mark("delete-confirm")

@@ -8,6 +8,7 @@ from domain.retention import PurgePlan, plan_purge, run_purge
 from persistence.settings import retention_periods
 from ui import runtime
 from ui.components.admin_common import when
+from ui.components.dialogs import titled_dialog
 from ui.components.text import clip
 from ui.session import attempt
 
@@ -21,7 +22,6 @@ class RetentionTab:
             "Audit events are never purged: the chain keeps every one. A purged archived memory leaves an "
             "audit event of its own."
         ).classes("mr-muted")
-        self.confirm_dialog = self._confirm_dialog()
         self.summary()
 
     async def load(self) -> None:
@@ -46,25 +46,23 @@ class RetentionTab:
                 if len(plan.archived) > SHOWN:
                     ui.label(f"… and {len(plan.archived) - SHOWN:,} more").classes("mr-muted")
         with ui.row().classes("gap-2"):
-            ui.button("Check again", icon="refresh", on_click=self.load).props("no-caps flat").classes("mr-btn-brand")
-            run_button = ui.button("Run purge", icon="delete_sweep", on_click=self.confirm_dialog.open)
-            run_button.props("no-caps unelevated color=negative").set_enabled(not plan.is_empty)
+            ui.button("Check again", icon="refresh", color="brand", on_click=self.load).props("flat")
+            run_button = ui.button("Run purge", icon="delete_sweep", color="negative", on_click=self.ask_to_run)
+            run_button.set_enabled(not plan.is_empty)
 
-    def _confirm_dialog(self) -> ui.dialog:
-        with ui.dialog() as dialog, ui.card().classes("w-96").mark("purge-dialog"):
-            ui.label("Run the purge?").classes("text-lg font-semibold")
+    def ask_to_run(self) -> None:
+        with titled_dialog("Run the purge?", marker="purge-dialog") as dialog:
             ui.label("It removes exactly what is listed, for good.").classes("mr-muted")
-            with ui.row().classes("justify-end w-full"):
-                ui.button("Cancel", on_click=dialog.close).props("flat no-caps").classes("mr-btn-meta")
-                ui.button("Purge now", on_click=self.run).props("no-caps unelevated color=negative")
-        return dialog
+            with ui.row().classes("justify-end w-full gap-2"):
+                ui.button("Cancel", color="meta", on_click=dialog.close).props("flat")
+                ui.button("Purge now", color="negative", on_click=lambda: self.run(dialog))
 
-    async def run(self) -> None:
+    async def run(self, dialog: ui.dialog) -> None:
         plan = self.plan
         if plan is None:
             return
         result = await attempt(lambda s, u: run_purge(s, u, plan=plan))
-        self.confirm_dialog.close()
+        dialog.close()
         if result.value is None:
             return
         ui.notify(" ".join(result.value.lines()), type="positive")

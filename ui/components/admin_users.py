@@ -7,7 +7,8 @@ from nicegui import ui
 from domain.enums import Role
 from domain.models import User
 from domain.users import UserPage, change_role, create_user, list_users, reset_password, set_disabled
-from ui.components.admin_common import pager, when
+from ui.components.admin_common import Pager, when
+from ui.components.dialogs import titled_dialog
 from ui.components.timeago import time_ago
 from ui.session import attempt
 
@@ -22,24 +23,25 @@ class UsersTab:
         self.role_filter: Role | None = None
         self.page_number = 1
         self.page_data: UserPage | None = None
-        self.reset_target: tuple[int, str] | None = None
         self._create_form()
         with ui.row().classes("items-end gap-2 w-full").mark("user-filters"):
-            self.search = ui.input("Search users").props("outlined dense clearable").classes("w-64")
+            self.search = ui.input("Search users").props("dense clearable").classes("w-64")
             self.search.on("keydown.enter", self.apply)
             self.role = ui.select({ANY_ROLE: "All roles", **ROLE_LABELS}, value=ANY_ROLE, label="Role")
-            self.role.props("outlined dense").classes("w-36")
-            ui.button("Search", icon="search", on_click=self.apply).props("no-caps unelevated color=teal-8").mark(
-                "users-search"
-            )
-        self.reset_dialog = self._reset_dialog()
+            self.role.props("dense").classes("w-36")
+            ui.button("Search", icon="search", on_click=self.apply).mark("users-search")
         self.results()
+        self.pager = Pager(marker="users-pager", on_page=self.go_to)
 
     async def load(self) -> None:
         text, role, page = self.text_filter, self.role_filter, self.page_number
         outcome = await attempt(lambda s, u: list_users(s, u, text=text, role=role, page=page, page_size=PAGE_SIZE))
-        self.page_data = outcome.value
+        self.page_data = data = outcome.value
         self.results.refresh()
+        if data is not None:
+            self.pager.show(
+                page=data.page, pages=data.pages, status=f"Page {data.page} of {data.pages} · {data.total:,} users"
+            )
 
     async def apply(self) -> None:
         self.text_filter = self.search.value or ""
@@ -60,12 +62,6 @@ class UsersTab:
             ui.label("No users match.").classes("mr-muted")
         for user in data.users:
             self._user_row(user)
-        pager(
-            status=f"Page {data.page} of {data.pages} · {data.total:,} users",
-            on_previous=(lambda: self.go_to(data.page - 1)) if data.page > 1 else None,
-            on_next=(lambda: self.go_to(data.page + 1)) if data.page < data.pages else None,
-            marker="users-pager",
-        )
 
     def _user_row(self, user: User) -> None:
         with (
@@ -76,24 +72,24 @@ class UsersTab:
                 ui.label(f"{user.display_name} ({user.username})").classes("font-medium")
                 with ui.row().classes("gap-3 mr-muted text-sm"):
                     ui.label(ROLE_LABELS[user.role])
-                    ui.label("Disabled" if user.disabled else "Active").classes(
-                        "mr-btn-danger" if user.disabled else ""
-                    )
+                    ui.label("Disabled" if user.disabled else "Active").classes("text-danger" if user.disabled else "")
                     last = f"Last login {time_ago(user.last_login_at)}" if user.last_login_at else "Never logged in"
                     ui.label(last).tooltip(when(user.last_login_at))
             with ui.row().classes("gap-1"):
-                ui.button("Reset password", on_click=lambda u=user: self.ask_reset(u.id, u.username)).props(
-                    "no-caps flat"
-                ).classes("mr-btn-brand")
+                ui.button(
+                    "Reset password", color="brand", on_click=lambda u=user: self.ask_reset(u.id, u.username)
+                ).props("flat")
                 ui.button(
                     "Enable" if user.disabled else "Disable",
+                    color="brand" if user.disabled else "danger",
                     on_click=lambda u=user: self.toggle_disabled(u.id, not u.disabled),
-                ).props("no-caps flat").classes("mr-btn-brand" if user.disabled else "mr-btn-danger")
+                ).props("flat")
                 target = Role.ATHLETE if user.role == Role.ADMIN else Role.ADMIN
                 ui.button(
                     f"Make {ROLE_LABELS[target].lower()}",
+                    color="brand",
                     on_click=lambda u=user, r=target: self.set_role(u.id, r),
-                ).props("no-caps flat").classes("mr-btn-brand")
+                ).props("flat")
 
     async def toggle_disabled(self, user_id: int, disabled: bool) -> None:
         changed = await attempt(lambda s, u: set_disabled(s, u, user_id=user_id, disabled=disabled).username)
@@ -113,13 +109,12 @@ class UsersTab:
             ui.expansion("Create user", icon="person_add").classes("w-full").mark("create-user"),
             ui.row().classes("items-end gap-2 w-full"),
         ):
-            self.new_username = ui.input("Username").props("outlined dense autocomplete=off")
-            self.new_name = ui.input("Display name").props("outlined dense autocomplete=off")
-            self.new_role = ui.select(ROLE_LABELS, value=Role.ATHLETE, label="Role").props("outlined dense")
-            self.new_role.classes("w-32")
+            self.new_username = ui.input("Username").props("dense autocomplete=off")
+            self.new_name = ui.input("Display name").props("dense autocomplete=off")
+            self.new_role = ui.select(ROLE_LABELS, value=Role.ATHLETE, label="Role").props("dense").classes("w-32")
             self.new_password = ui.input("Initial password", password=True, password_toggle_button=True)
-            self.new_password.props("outlined dense autocomplete=new-password")
-            ui.button("Create", icon="add", on_click=self.create).props("no-caps unelevated color=teal-8")
+            self.new_password.props("dense autocomplete=new-password")
+            ui.button("Create", icon="add", on_click=self.create)
 
     async def create(self) -> None:
         username, password = self.new_username.value or "", self.new_password.value or ""
@@ -135,34 +130,21 @@ class UsersTab:
         await self.load()
 
     # Reset a password (ends that user's sessions).
-    def _reset_dialog(self) -> ui.dialog:
-        with ui.dialog() as dialog, ui.card().classes("w-96").mark("reset-dialog"):
-            self.reset_title = ui.label("").classes("text-lg font-semibold")
-            ui.label("Their open sessions end; tell them the new password another way.").classes("mr-muted")
-            self.reset_password = ui.input("New password", password=True, password_toggle_button=True)
-            self.reset_password.props("outlined dense autocomplete=new-password").classes("w-full")
-            self.reset_password.on("keydown.enter", self.reset)
-            with ui.row().classes("justify-end w-full"):
-                ui.button("Cancel", on_click=dialog.close).props("flat no-caps").classes("mr-btn-meta")
-                ui.button("Set password", on_click=self.reset).props("no-caps unelevated color=teal-8").mark(
-                    "reset-confirm"
-                )
-        return dialog
-
     def ask_reset(self, user_id: int, username: str) -> None:
-        self.reset_target = (user_id, username)
-        self.reset_title.set_text(f"Reset the password of {username}")
-        self.reset_password.set_value("")
-        self.reset_dialog.open()
+        async def reset() -> None:
+            password = new_password.value or ""
+            done = await attempt(lambda s, u: reset_password(s, u, user_id=user_id, new_password=password).id)
+            if not done.ok:
+                return
+            dialog.close()
+            ui.notify(f"Password of {username} reset; their sessions ended.", type="positive")
+            await self.load()
 
-    async def reset(self) -> None:
-        if self.reset_target is None:
-            return
-        user_id, username = self.reset_target
-        password = self.reset_password.value or ""
-        done = await attempt(lambda s, u: reset_password(s, u, user_id=user_id, new_password=password).id)
-        if not done.ok:
-            return
-        self.reset_dialog.close()
-        ui.notify(f"Password of {username} reset; their sessions ended.", type="positive")
-        await self.load()
+        with titled_dialog(f"Reset the password of {username}", marker="reset-dialog") as dialog:
+            ui.label("Their open sessions end; tell them the new password another way.").classes("mr-muted")
+            new_password = ui.input("New password", password=True, password_toggle_button=True)
+            new_password.props("dense autofocus autocomplete=new-password").classes("w-full")
+            new_password.on("keydown.enter", reset)
+            with ui.row().classes("justify-end w-full gap-2"):
+                ui.button("Cancel", color="meta", on_click=dialog.close).props("flat")
+                ui.button("Set password", on_click=reset).mark("reset-confirm")

@@ -14,14 +14,13 @@ def titled_dialog(title: str, *, marker: str, wide: bool = False) -> Iterator[ui
     width = "mr-dialog-wide" if wide else "mr-dialog"
     with (
         ui.context.client.layout,  # not inside the card that opened it: a refresh may remove that card
-        ui.dialog().props(f'aria-label="{title}"').mark(marker) as dialog,
+        ui.dialog().mark(marker) as dialog,
         ui.card().classes(f"{width} gap-3"),
     ):
+        dialog.props["aria-label"] = title  # any text, without building a props string from it
         with ui.row().classes("w-full items-center justify-between no-wrap"):
             ui.label(title).classes("text-xl font-semibold").props('role="heading" aria-level="2"')
-            ui.button(icon="close", on_click=dialog.close).props('flat round dense aria-label="Close"').classes(
-                "mr-btn-meta"
-            )
+            ui.button(icon="close", color="meta", on_click=dialog.close).props('flat round dense aria-label="Close"')
         yield dialog
     # Deleted once the browser has hidden it, never inside the handler that closed it (which may go on).
     dialog.on("hide", dialog.delete)

@@ -31,6 +31,6 @@ def frame(user: User, title: str) -> Iterator[ui.column]:
             ui.button(icon="dark_mode", on_click=dark.toggle).props(
                 'flat round color=white aria-label="Toggle dark mode"'
             ).tooltip("Toggle dark mode")
-            ui.button("Log out", on_click=_log_out).props("flat color=white no-caps")
+            ui.button("Log out", on_click=_log_out).props("flat color=white")  # white: a Quasar name, not CSS
     with ui.column().classes("mr-main w-full max-w-5xl mx-auto p-4 gap-4") as main:
         yield main

@@ -57,7 +57,7 @@ def open_history_dialog(memory_id: int, on_restored: Callable[[], Awaitable[None
 
     with titled_dialog("History", marker="history-dialog", wide=True) as dialog:
         ui.label(memory.content).classes("mr-memory-text font-medium")
-        with ui.column().classes("w-full gap-2 mr-history"):
+        with ui.column().classes("w-full gap-2"):
             for event in reversed(events):
                 _event_card(event, _current(memory), restore)
 
@@ -65,9 +65,7 @@ def open_history_dialog(memory_id: int, on_restored: Callable[[], Awaitable[None
 def _event_card(event: AuditEvent, current: tuple[Any, ...], restore: Callable[[AuditEvent], Awaitable[None]]) -> None:
     with ui.card().classes("mr-card w-full gap-1").props("flat").mark(f"event-{event.seq}"):
         with ui.row().classes("items-baseline gap-2"):
-            ui.label(athlete_action_label(event.action)).classes(
-                "font-semibold"
-            )
+            ui.label(athlete_action_label(event.action)).classes("font-semibold")
             ui.label(f"by {event.actor_label}").classes("mr-muted text-sm")
             ui.label(time_ago(event.at)).classes("mr-muted text-sm").tooltip(event.at.strftime("%d %b %Y, %H:%M UTC"))
         if event.redacted:
@@ -80,9 +78,9 @@ def _event_card(event: AuditEvent, current: tuple[Any, ...], restore: Callable[[
             ui.label(event.reason).classes("mr-muted text-sm")
         version = _version(event.after)
         if version is not None and version != current:
-            ui.button("Restore this version", icon="restore", on_click=lambda: restore(event)).props(
-                "flat dense no-caps"
-            ).classes("mr-btn-brand self-start").mark("restore-version")
+            ui.button("Restore this version", icon="restore", color="brand", on_click=lambda: restore(event)).props(
+                "flat dense"
+            ).classes("self-start").mark("restore-version")
 
 
 def _statement(before: dict[str, Any] | None, after: dict[str, Any] | None) -> None:

@@ -40,12 +40,12 @@ def memory_card(memory: Memory, actions: MemoryActions) -> None:
             ui.label(f"Updated {time_ago(memory.updated_at)}")
             tag_chips(memory.tags)
         with ui.row().classes("gap-1 mr-actions"):
-            ui.button("Edit", icon="edit", on_click=lambda: actions.edit(memory)).props("flat dense no-caps").classes(
-                "mr-btn-brand"
+            ui.button("Edit", icon="edit", color="brand", on_click=lambda: actions.edit(memory)).props(
+                "flat dense"
             ).mark("memory-edit")
-            ui.button("History", icon="history", on_click=lambda: actions.history(memory)).props(
-                "flat dense no-caps"
-            ).classes("mr-btn-meta").mark("memory-history")
-            ui.button("Delete", icon="delete", on_click=lambda: actions.delete(memory)).props(
-                "flat dense no-caps"
-            ).classes("mr-btn-danger").mark("memory-delete")
+            ui.button("History", icon="history", color="meta", on_click=lambda: actions.history(memory)).props(
+                "flat dense"
+            ).mark("memory-history")
+            ui.button("Delete", icon="delete", color="danger", on_click=lambda: actions.delete(memory)).props(
+                "flat dense"
+            ).mark("memory-delete")

@@ -70,12 +70,12 @@ class MemoryList:
             if self.filters.active:
                 ui.icon("search_off", size="40px").props('aria-hidden="true"')
                 ui.label("No memories match your search or filters.")
-                ui.button("Clear filters", on_click=self.on_clear_filters).props("flat no-caps").classes("mr-btn-brand")
+                ui.button("Clear filters", color="brand", on_click=self.on_clear_filters).props("flat")
             else:
                 ui.icon("psychology_alt", size="40px").props('aria-hidden="true"')
                 ui.label("Your coach doesn't remember anything about you yet.")
                 ui.label("Add what matters, or confirm what your coach proposes above.").classes("mr-muted text-sm")
-                ui.button("Add memory", icon="add", on_click=self.on_add).props("unelevated no-caps color=teal-8")
+                ui.button("Add memory", icon="add", on_click=self.on_add)
 
     def _group(self, memory_type: MemoryType, page: MemoryPage) -> None:
         shown = _Shown(len(page.items))
@@ -89,7 +89,7 @@ class MemoryList:
             with cards:
                 for memory in page.items:
                     memory_card(memory, self.actions)
-            more = ui.button(on_click=lambda: show_more()).props("flat no-caps").classes("mr-btn-brand self-center")
+            more = ui.button(color="brand", on_click=lambda: show_more()).props("flat").classes("self-center")
             more.mark(f"more-{memory_type.value}")
 
         def update_more() -> None:

@@ -56,7 +56,7 @@ def proposal_card(item: PendingItem, actions: ProposalActions, *, selected: bool
             select = (
                 ui.checkbox("Select", value=selected, on_change=lambda e: actions.select(proposal.id, bool(e.value)))
                 .props("dense")
-                .classes("mr-select shrink-0")
+                .classes("shrink-0")
                 .mark("proposal-select")
             )
         with ui.row().classes("items-center gap-x-3 gap-y-1 text-sm mr-muted"):
@@ -72,11 +72,11 @@ def proposal_card(item: PendingItem, actions: ProposalActions, *, selected: bool
         with ui.row().classes("gap-2 mr-actions"):
             ui.button(
                 "Confirm", icon="check", on_click=lambda: actions.confirm(item, bool(keep_both and keep_both.value))
-            ).props("unelevated no-caps color=teal-8").mark("proposal-confirm")
-            ui.button("Edit", icon="edit", on_click=lambda: actions.edit(item)).props("flat no-caps").classes(
-                "mr-btn-brand"
-            ).mark("proposal-edit")
-            ui.button("Reject", icon="close", on_click=lambda: actions.reject(item)).props("flat no-caps").classes(
-                "mr-btn-danger"
-            ).mark("proposal-reject")
+            ).mark("proposal-confirm")
+            ui.button("Edit", icon="edit", color="brand", on_click=lambda: actions.edit(item)).props("flat").mark(
+                "proposal-edit"
+            )
+            ui.button("Reject", icon="close", color="danger", on_click=lambda: actions.reject(item)).props("flat").mark(
+                "proposal-reject"
+            )
     return select

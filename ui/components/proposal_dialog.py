@@ -91,7 +91,5 @@ def open_proposal_dialog(item: PendingItem, on_done: Callable[[], Awaitable[None
         form.tags.on("blur", update_preview)
         form.type.on_value_change(update_preview)
         with ui.row().classes("w-full justify-end gap-2"):
-            ui.button("Cancel", on_click=dialog.close).props("flat no-caps")
-            ui.button("Confirm", icon="check", on_click=confirm).props("unelevated no-caps color=teal-8").mark(
-                "dialog-confirm"
-            )
+            ui.button("Cancel", color="meta", on_click=dialog.close).props("flat")
+            ui.button("Confirm", icon="check", on_click=confirm).mark("dialog-confirm")

@@ -73,27 +73,25 @@ class ReviewSection:
                 "mr-muted text-sm self-center"
             )
         elif page.total > len(page.items):
-            ui.button(f"Show more ({page.total - len(page.items)} more)", on_click=self.show_more).props(
-                "flat no-caps"
-            ).classes("mr-btn-brand self-center").mark("review-more")
+            more = f"Show more ({page.total - len(page.items)} more)"
+            ui.button(more, color="brand", on_click=self.show_more).props("flat").classes("self-center").mark(
+                "review-more"
+            )
         self._update_bulk()
 
     def _bulk_bar(self) -> None:
-        with ui.row().classes("items-center gap-2 mr-bulk"):
+        with ui.row().classes("items-center gap-2"):
             self.select_all = (
                 ui.checkbox("Select all", on_change=lambda e: self._select_all(bool(e.value)))
                 .props("dense")
                 .mark("select-all")
             )
-            self.confirm_selected = (
-                ui.button("Confirm selected", icon="done_all", on_click=self.confirm_many)
-                .props("unelevated no-caps color=teal-8")
-                .mark("confirm-selected")
+            self.confirm_selected = ui.button("Confirm selected", icon="done_all", on_click=self.confirm_many).mark(
+                "confirm-selected"
             )
             self.reject_selected = (
-                ui.button("Reject selected", icon="clear_all", on_click=self.reject_many)
-                .props("outline no-caps")
-                .classes("mr-btn-danger")
+                ui.button("Reject selected", icon="clear_all", color="danger", on_click=self.reject_many)
+                .props("outline")
                 .mark("reject-selected")
             )
 

@@ -16,8 +16,10 @@ class UndoBar:
             ui.element("div").classes("mr-undo").props('role="status" aria-live="polite"').mark("undo-bar") as self.bar
         ):
             self.message = ui.label("").classes("mr-undo-text")
-            ui.button("Undo", on_click=self._undo).props("flat no-caps").classes("mr-undo-btn").mark("undo")
-            ui.button(icon="close", on_click=self.hide).props('flat round dense aria-label="Dismiss" color=white')
+            ui.button("Undo", color="amber-4", on_click=self._undo).props("flat").classes("text-weight-bold").mark(
+                "undo"
+            )
+            ui.button(icon="close", on_click=self.hide).props('flat round dense color=white aria-label="Dismiss"')
         self.bar.set_visibility(False)
         self.timer: ui.timer | None = None
 

@@ -27,7 +27,7 @@ async def admin_page() -> None:
         return
     with frame(user, "Admin"):
         ui.label("Admin console").classes("text-2xl font-semibold")
-        with ui.tabs().classes("w-full").props("align=left no-caps") as tabs:
+        with ui.tabs().classes("w-full").props("align=left") as tabs:
             ui.tab("deleted", "Deleted", icon="restore_from_trash")
             ui.tab("audit", "Audit log", icon="history")
             ui.tab("users", "Users", icon="group")

@@ -48,9 +48,7 @@ class ContextPage:
             ui.label("What your coach remembers").classes("text-2xl font-semibold").props(
                 'role="heading" aria-level="1"'
             )
-            ui.button("Add memory", icon="add", on_click=self.add).props("unelevated no-caps color=teal-8").mark(
-                "add-memory"
-            )
+            ui.button("Add memory", icon="add", on_click=self.add).mark("add-memory")
         self.overview = OverviewPanel(read(self._overview))
         with ui.element("section").classes("mr-section mr-review w-full").props('aria-label="To review"'):
             self.review = ReviewSection(on_decided=self.changed)

@@ -1,0 +1,56 @@
+"""assets/app.css and the UI code agree: every `mr-` class the code uses is defined, every one
+defined is used, and the theme has one block of variables for light and one for dark."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+STYLESHEET = ROOT / "assets" / "app.css"
+# A class in code: "mr-card"; one built in an f-string ends in "-" before the "{", e.g. "mr-outcome-{…}".
+# Not a CSS variable such as "var(--mr-brand-text)".
+USED = re.compile(r"(?<![\w-])mr-[a-z][a-z0-9_-]*")
+DEFINED = re.compile(r"\.(mr-[a-z][a-z0-9_-]*)")
+
+
+def used_classes() -> set[str]:
+    found: set[str] = set()
+    for path in (ROOT / "ui").rglob("*.py"):
+        found.update(USED.findall(path.read_text(encoding="utf-8")))
+    return found
+
+
+def defined_classes() -> set[str]:
+    css = re.sub(r"/\*.*?\*/", "", STYLESHEET.read_text(encoding="utf-8"), flags=re.DOTALL)
+    return set(DEFINED.findall(css))
+
+
+def covers(used: str, defined: str) -> bool:
+    """A prefix such as "mr-outcome-" (from an f-string) covers the classes it can build."""
+    return defined == used or (used.endswith("-") and defined.startswith(used))
+
+
+def test_every_class_used_in_code_is_defined() -> None:
+    defined = defined_classes()
+    undefined = sorted(used for used in used_classes() if not any(covers(used, d) for d in defined))
+    assert undefined == []
+
+
+def test_every_class_defined_is_used() -> None:
+    used = used_classes()
+    unused = sorted(defined for defined in defined_classes() if not any(covers(u, defined) for u in used))
+    assert unused == []
+
+
+def test_one_root_block_and_one_dark_block() -> None:
+    css = STYLESHEET.read_text(encoding="utf-8")
+    assert len(re.findall(r"^:root\s*\{", css, flags=re.MULTILINE)) == 1
+    assert len(re.findall(r"body\.body--dark", css)) == 1
+
+
+def test_no_important_overrides() -> None:
+    """Quasar's colours come from app.colors, so nothing needs to fight its !important classes."""
+    css = STYLESHEET.read_text(encoding="utf-8")
+    assert "!important" not in css
+    assert "@layer" not in css
