@@ -149,7 +149,7 @@ async def test_edit_then_confirm_saves_the_athletes_wording(user: User, app_data
             assert proposal(engine, new).status == ProposalStatus.PENDING
             user.find(marker="field-content").type("Swims every Friday to recover")
             set_value(user, "field-type", MemoryType.PREFERENCE.value)
-            user.find(marker="field-tags").clear().type("context:swimming, time:friday")
+            set_value(user, "field-tags", ["context:swimming, time:friday"])  # one chip pasted: split at the comma
             user.find(marker="dialog-confirm").click()
         await user.should_see("Confirmed.")
         decided = proposal(engine, new)

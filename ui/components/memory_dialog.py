@@ -42,8 +42,7 @@ def open_add_dialog(on_saved: Saved) -> None:
         await on_saved()
 
     with titled_dialog("Add memory", marker="add-dialog") as dialog:
-        form = MemoryForm()
-        form.tags.on("keydown.enter", save)
+        form = MemoryForm()  # Enter in Tags makes a chip; Save is the next stop for Tab
         _buttons(dialog, save)
 
 
@@ -101,11 +100,10 @@ def open_edit_dialog(memory: Memory, on_saved: Saved) -> None:
         conflict = ui.column().classes("mr-conflict w-full gap-1").props('role="alert"').mark("edit-conflict")
         conflict.set_visibility(False)
         form = MemoryForm(memory.content, memory.type, memory.tags)
-        form.tags.on("keydown.enter", save)
         _buttons(dialog, save)
 
 
 def _buttons(dialog: ui.dialog, save: Callable[[], Awaitable[None]]) -> None:
     with ui.row().classes("w-full justify-end gap-2"):
-        ui.button("Cancel", on_click=dialog.close).props("flat no-caps")
-        ui.button("Save", on_click=save).props("unelevated no-caps color=teal-8").mark("save")
+        ui.button("Cancel", color="meta", on_click=dialog.close).props("flat")
+        ui.button("Save", on_click=save).mark("save")

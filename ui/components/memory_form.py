@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
-from nicegui import ui
+from nicegui import events, ui
 from pydantic import BaseModel
 
 from domain.content import MAX_CONTENT
@@ -15,18 +15,20 @@ from domain.schemas import parse
 from ui.components.labels import TYPE_ORDER, TYPE_SINGULAR
 
 SchemaT = TypeVar("SchemaT", bound=BaseModel)
-TAGS_HINT = "Optional, comma-separated, e.g. body:knee, time:morning"
+TAGS_HINT = "Optional. Press Enter after each tag, e.g. body:knee, time:morning"
 
 
-def split_tags(text: str) -> list[str]:
-    return [part.strip() for part in text.split(",") if part.strip()]
+def split_tags(texts: Sequence[str]) -> list[str]:
+    """Tags as typed, one or several per text (separated by commas), each once."""
+    parts = (part.strip() for text in texts for part in text.split(","))
+    return list(dict.fromkeys(part for part in parts if part))
 
 
 class MemoryForm:
     def __init__(self, content: str = "", memory_type: MemoryType | None = None, tags: Sequence[str] = ()) -> None:
         self.content = (
             ui.textarea("Content", value=content)
-            .props(f"outlined autogrow autofocus counter maxlength={MAX_CONTENT}")
+            .props(f"autogrow autofocus counter maxlength={MAX_CONTENT}")
             .classes("w-full")
             .mark("field-content")
         )
@@ -36,13 +38,17 @@ class MemoryForm:
                 label="Type",
                 value=memory_type.value if memory_type else None,
             )
-            .props("outlined")
             .classes("w-full")
             .mark("field-type")
         )
         self.tags = (
-            ui.input("Tags", value=", ".join(tags)).props(f'outlined hint="{TAGS_HINT}"').classes("w-full")
-        ).mark("field-tags")
+            ui.input_chips("Tags", value=list(tags), new_value_mode="add-unique").classes("w-full").mark("field-tags")
+        )
+        self.tags.props["hint"] = TAGS_HINT
+        self.typed_tag = ""  # typed into the tags field, not yet a chip
+        self.tags.on("input-value", self._typing)
+        self.tags.on("blur", self._take_typed_tag)
+        self.tags.on_value_change(self._split_tags)
         for element in (self.content, self.type, self.tags):
             element.on_value_change(lambda e: self._clear(e.sender))
 
@@ -50,7 +56,7 @@ class MemoryForm:
         return {
             "content": self.content.value or "",
             "type": self.type.value,
-            "tags": split_tags(self.tags.value or ""),
+            "tags": split_tags([*self.tags.value, self.typed_tag]),
         }
 
     def parse(self, schema: type[SchemaT]) -> SchemaT:
@@ -67,7 +73,11 @@ class MemoryForm:
         """Put the message at its field (content when the field is not one of ours)."""
         self.clear_errors()
         field = (error.field or "content").split(".")[0]
-        target = {"type": self.type, "tags": self.tags}.get(field, self.content)
+        target: ui.textarea | ui.select | ui.input_chips = self.content
+        if field == "type":
+            target = self.type
+        elif field == "tags":
+            target = self.tags
         target.error = str(error)
         target.run_method("focus")
 
@@ -75,7 +85,23 @@ class MemoryForm:
         for element in (self.content, self.type, self.tags):
             element.error = None
 
+    def _typing(self, event: events.GenericEventArguments) -> None:
+        self.typed_tag = str(event.args or "")
+        if self.typed_tag:
+            self._clear(self.tags)
+
+    def _take_typed_tag(self) -> None:
+        """Leaving the field (e.g. for Save) keeps what was typed, as chips."""
+        if self.typed_tag.strip():
+            self.tags.value = split_tags([*self.tags.value, self.typed_tag])
+        self.typed_tag = ""
+
+    def _split_tags(self) -> None:
+        """A chip typed or pasted as 'a, b' becomes two chips."""
+        if any("," in tag for tag in self.tags.value):
+            self.tags.value = split_tags(self.tags.value)
+
     @staticmethod
-    def _clear(element: ui.textarea | ui.select | ui.input) -> None:
+    def _clear(element: ui.textarea | ui.select | ui.input_chips) -> None:
         if element.error:
             element.error = None
