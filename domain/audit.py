@@ -17,11 +17,11 @@ from sqlalchemy import event as orm_event
 from sqlalchemy import select
 from sqlalchemy.orm import Session, SessionTransaction
 
+from domain.actors import Actor, actor_identity
 from domain.enums import REMOVAL_ACTIONS, AuditAction, AuditTarget
-from domain.models import GENESIS_HASH, AuditEvent, AuditHead, User
+from domain.models import GENESIS_HASH, AuditEvent, AuditHead
 from domain.types import utcnow
 
-SYSTEM_LABEL = "system"
 REDACTED_PROPOSALS = "redacted_proposals"  # a removal event's list of proposals it redacted
 _HEAD_KEY = "memory_review_audit_head"
 
@@ -60,7 +60,7 @@ def event_hash(event: AuditEvent, prev_hash: str) -> str:
 def record(
     session: Session,
     *,
-    actor: User | None,
+    actor: Actor,
     action: AuditAction,
     target_type: AuditTarget,
     target_id: int | None,
@@ -68,14 +68,14 @@ def record(
     before: dict[str, Any] | None = None,
     after: dict[str, Any] | None = None,
     reason: str | None = None,
-    actor_label: str | None = None,
 ) -> AuditEvent:
+    actor_id, actor_label = actor_identity(actor)
     head = _locked_head(session)
     event = AuditEvent(
         seq=head.seq + 1,
         at=utcnow(),
-        actor_id=actor.id if actor else None,
-        actor_label=actor_label or (actor.username if actor else SYSTEM_LABEL),
+        actor_id=actor_id,
+        actor_label=actor_label,
         action=action,
         athlete_id=athlete_id,
         target_type=target_type,

@@ -10,6 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from domain import audit
+from domain.actors import SystemActor
 from domain.content import normalize
 from domain.enums import AuditAction, AuditTarget, MemorySource, ProposalStatus, Role, SourceKind
 from domain.errors import InvalidInput
@@ -21,7 +22,7 @@ from domain.schemas import check_source_text, clean_reference
 from domain.types import utcnow
 from domain.users import find_user
 
-COACHING_SYSTEM = "coaching-system"
+COACHING_SYSTEM = SystemActor("coaching-system")
 
 
 @dataclass(frozen=True)
@@ -53,12 +54,14 @@ def ingest(
     kind: str | SourceKind,
     reference: str,
     text: str,
-    actor: User | None = None,
-    actor_label: str = COACHING_SYSTEM,
+    actor: SystemActor = COACHING_SYSTEM,
     received_at: datetime | None = None,
     extractors: Sequence[Extractor] | None = None,
 ) -> IngestResult:
-    """Store the text and propose what it says. Sending the same reference again adds nothing."""
+    """Store the text and propose what it says. Sending the same reference again adds nothing.
+
+    `actor` names the sender in the audit log: the coaching system, or the CLI or demo loader.
+    """
     source_kind = parse_kind(kind)
     check_source_text(text)
     reference = clean_reference(reference)
@@ -81,7 +84,6 @@ def ingest(
     audit.record(
         session,
         actor=actor,
-        actor_label=actor_label,
         action=AuditAction.INGEST,
         target_type=AuditTarget.SOURCE_TEXT,
         target_id=source.id,
@@ -93,8 +95,8 @@ def ingest(
         for e in (extractors or default_extractors())
         for c in e.extract(text, MemorySource(source_kind.value), reference)
     ]
-    proposals = _propose(session, athlete, source, candidates, actor, actor_label)
-    proposals += propose_insights(session, athlete, actor=actor, actor_label=actor_label)
+    proposals = _propose(session, athlete, source, candidates, actor)
+    proposals += propose_insights(session, athlete, actor=actor)
     return IngestResult(source, proposals, created=True)
 
 
@@ -114,8 +116,7 @@ def _propose(
     athlete: User,
     source: SourceText,
     candidates: Sequence[Candidate],
-    actor: User | None,
-    actor_label: str,
+    actor: SystemActor,
 ) -> list[Proposal]:
     known = _known_contents(session, athlete.id)
     made: list[Proposal] = []
@@ -141,5 +142,5 @@ def _propose(
             status=ProposalStatus.PENDING,
             created_at=utcnow(),
         )
-        made.append(add_proposal(session, proposal, actor=actor, actor_label=actor_label))
+        made.append(add_proposal(session, proposal, actor=actor))
     return made

@@ -5,6 +5,7 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from domain.actors import Actor
 from domain.content import normalize
 from domain.enums import MemoryType, ProposalStatus
 from domain.models import Memory, Proposal, User
@@ -16,7 +17,7 @@ EXTRACTOR = "pattern_analysis"
 MAX_EVIDENCE = 10
 
 
-def propose_insights(session: Session, athlete: User, *, actor: User | None, actor_label: str) -> list[Proposal]:
+def propose_insights(session: Session, athlete: User, *, actor: Actor) -> list[Proposal]:
     """Confirmed injury memories count their occurrences, pending injury proposals one each."""
     memories = session.scalars(
         select(Memory).where(
@@ -42,10 +43,10 @@ def propose_insights(session: Session, athlete: User, *, actor: User | None, act
     existing = [(m.content, m.tags) for m in memories if m.type == MemoryType.INSIGHT] + [
         (p.content, p.tags) for p in proposals if p.type == MemoryType.INSIGHT
     ]
-    return [_propose(session, athlete, insight, actor, actor_label) for insight in new_insights(observations, existing)]
+    return [_propose(session, athlete, insight, actor) for insight in new_insights(observations, existing)]
 
 
-def _propose(session: Session, athlete: User, insight: Insight, actor: User | None, actor_label: str) -> Proposal:
+def _propose(session: Session, athlete: User, insight: Insight, actor: Actor) -> Proposal:
     proposal = Proposal(
         athlete_id=athlete.id,
         source_text_id=None,
@@ -61,4 +62,4 @@ def _propose(session: Session, athlete: User, insight: Insight, actor: User | No
         status=ProposalStatus.PENDING,
         created_at=utcnow(),
     )
-    return add_proposal(session, proposal, actor=actor, actor_label=actor_label)
+    return add_proposal(session, proposal, actor=actor)

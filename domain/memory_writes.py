@@ -13,9 +13,10 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
 from domain import audit
+from domain.actors import Actor
 from domain.enums import AuditAction, AuditTarget
 from domain.errors import EditConflict
-from domain.models import AuditEvent, Memory, Proposal, User
+from domain.models import AuditEvent, Memory, Proposal
 from domain.types import utcnow
 from domain.visibility import with_inactive
 
@@ -48,19 +49,17 @@ def redacted(payload: dict[str, Any] | None) -> dict[str, Any] | None:
 
 def insert_memory(
     session: Session,
-    actor: User | None,
+    actor: Actor,
     memory: Memory,
     *,
     action: AuditAction = AuditAction.CREATE,
     reason: str | None = None,
-    actor_label: str | None = None,
 ) -> Memory:
     session.add(memory)
     session.flush()
     audit.record(
         session,
         actor=actor,
-        actor_label=actor_label,
         action=action,
         target_type=AuditTarget.MEMORY,
         target_id=memory.id,
@@ -71,9 +70,7 @@ def insert_memory(
     return memory
 
 
-def remove_memory(
-    session: Session, actor: User | None, memory: Memory, *, action: AuditAction, reason: str | None
-) -> None:
+def remove_memory(session: Session, actor: Actor, memory: Memory, *, action: AuditAction, reason: str | None) -> None:
     """Delete the row for good, with one audit event that names what it redacted.
 
     The memory's own audit payloads, and those of the proposals that became it, lose their
@@ -110,7 +107,7 @@ def remove_memory(
 
 def change_memory(
     session: Session,
-    actor: User | None,
+    actor: Actor,
     memory: Memory,
     *,
     action: AuditAction,

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
 from domain import audit
-from domain.actors import require_athlete
+from domain.actors import SYSTEM, Actor, require_athlete
 from domain.dedup import HIGH_CONFIDENCE_OCCURRENCES, ConfirmPreview, MemoryIndex
 from domain.enums import AuditAction, AuditTarget, MemoryConfidence, MemoryStatus, MemoryType, ProposalStatus
 from domain.errors import EditConflict, InvalidInput, NotFound
@@ -57,14 +57,13 @@ def proposal_snapshot(proposal: Proposal) -> dict[str, object]:
     }
 
 
-def add_proposal(session: Session, proposal: Proposal, *, actor: User | None, actor_label: str) -> Proposal:
+def add_proposal(session: Session, proposal: Proposal, *, actor: Actor) -> Proposal:
     """Store a new pending proposal with its audit event."""
     session.add(proposal)
     session.flush()
     audit.record(
         session,
         actor=actor,
-        actor_label=actor_label,
         action=AuditAction.PROPOSE,
         target_type=AuditTarget.PROPOSAL,
         target_id=proposal.id,
@@ -239,12 +238,12 @@ def _refresh_index(index: MemoryIndex, memory: Memory, preview: ConfirmPreview, 
 
 
 def _decide(
-    session: Session, user: User | None, proposal: Proposal, status: ProposalStatus, *, memory_id: int | None = None
+    session: Session, actor: Actor, proposal: Proposal, status: ProposalStatus, *, memory_id: int | None = None
 ) -> None:
     before = proposal_snapshot(proposal)
     proposal.status = status
     proposal.decided_at = utcnow()
-    proposal.decided_by_id = user.id if user else None
+    proposal.decided_by_id = actor.id if isinstance(actor, User) else None
     proposal.memory_id = memory_id
     try:
         session.flush()
@@ -252,7 +251,7 @@ def _decide(
         raise EditConflict("This proposal was decided meanwhile (another tab or device).") from None
     audit.record(
         session,
-        actor=user,
+        actor=actor,
         action=DECISION_ACTIONS[status],
         target_type=AuditTarget.PROPOSAL,
         target_id=proposal.id,
@@ -307,5 +306,5 @@ def expire_stale(session: Session, *, max_age: timedelta = DEFAULT_MAX_AGE, now:
         select(Proposal).where(Proposal.status == ProposalStatus.PENDING, Proposal.created_at < cutoff)
     ).all()
     for proposal in stale:
-        _decide(session, None, proposal, ProposalStatus.EXPIRED)
+        _decide(session, SYSTEM, proposal, ProposalStatus.EXPIRED)
     return len(stale)

@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from domain import audit
 from domain.access_log import record_admin_view
-from domain.actors import require_admin
+from domain.actors import Actor, require_admin_or_system
 from domain.enums import LOGIN_KINDS, AccessKind, AuditAction, AuditTarget, MemoryStatus, ProposalStatus
 from domain.memory_writes import remove_memory
 from domain.models import AccessEvent, Memory, Proposal, User
@@ -99,14 +99,14 @@ class PurgeResult:
 
 def plan_purge(
     session: Session,
-    actor: User | None,
+    actor: Actor | None,
     *,
     periods: RetentionPeriods,
     now: datetime | None = None,
-    as_system: bool = False,
 ) -> PurgePlan:
-    """The dry run. An admin's look at it is recorded (it shows archived memories' content)."""
-    admin = None if as_system else require_admin(actor)
+    """The dry run, by an admin or the system. An admin's look at it is recorded (it shows
+    archived memories' content)."""
+    who = require_admin_or_system(actor)
     now = now or utcnow()
     probe = PurgePlan(now, periods, [], [], [], 0, 0)
     archived = [
@@ -133,10 +133,10 @@ def plan_purge(
         login_event_count=logins,
         other_access_count=len(access_rows) - logins,
     )
-    if admin is not None:
+    if isinstance(who, User):
         record_admin_view(
             session,
-            admin,
+            who,
             kind=AccessKind.ADMIN_VIEW_RETENTION,
             athlete_ids=[item.athlete_id for item in archived[:SAMPLE]],
             detail="purge plan",
@@ -144,16 +144,16 @@ def plan_purge(
     return plan
 
 
-def run_purge(session: Session, actor: User | None, *, plan: PurgePlan, as_system: bool = False) -> PurgeResult:
+def run_purge(session: Session, actor: Actor | None, *, plan: PurgePlan) -> PurgeResult:
     """Remove what `plan` listed and is still due (an item restored or changed meanwhile stays)."""
-    admin = None if as_system else require_admin(actor)
-    memory_ids = _purge_memories(session, admin, plan)
+    who = require_admin_or_system(actor)
+    memory_ids = _purge_memories(session, who, plan)
     proposal_ids = _purge_proposals(session, plan)
     access_ids = _purge_access_events(session, plan)
     result = PurgeResult(memory_ids=memory_ids, proposal_ids=proposal_ids, access_event_ids=access_ids)
     audit.record(
         session,
-        actor=admin,
+        actor=who,
         action=AuditAction.RETENTION_RUN,
         target_type=AuditTarget.RETENTION,
         target_id=None,
@@ -181,7 +181,7 @@ def _expired_at() -> ColumnElement[datetime]:
     return func.coalesce(Proposal.decided_at, Proposal.created_at)
 
 
-def _purge_memories(session: Session, admin: User | None, plan: PurgePlan) -> list[int]:
+def _purge_memories(session: Session, who: Actor, plan: PurgePlan) -> list[int]:
     wanted = [item.memory_id for item in plan.archived]
     due: list[Memory] = []
     for start in range(0, len(wanted), CHUNK):
@@ -197,13 +197,13 @@ def _purge_memories(session: Session, admin: User | None, plan: PurgePlan) -> li
     due.sort(key=lambda m: (m.archived_at or plan.now, m.id))  # oldest first: a chain's older links go first
     removed = [memory.id for memory in due]
     for memory in due:
-        _purge_memory(session, admin, memory, plan.periods.archived_days)
+        _purge_memory(session, who, memory, plan.periods.archived_days)
     return removed
 
 
-def _purge_memory(session: Session, admin: User | None, memory: Memory, days: int) -> None:
+def _purge_memory(session: Session, who: Actor, memory: Memory, days: int) -> None:
     remove_memory(
-        session, admin, memory, action=AuditAction.PURGE, reason=f"Retention: archived more than {days} days ago"
+        session, who, memory, action=AuditAction.PURGE, reason=f"Retention: archived more than {days} days ago"
     )
 
 

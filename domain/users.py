@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from domain import audit
 from domain.access_log import record_admin_view
-from domain.actors import require_admin
+from domain.actors import Actor, require_admin, require_admin_or_system
 from domain.enums import AccessKind, AuditAction, AuditTarget, Role
 from domain.errors import AuthenticationFailed, InvalidInput, NotFound
 from domain.models import AccessEvent, User
@@ -53,17 +53,15 @@ def user_snapshot(user: User) -> dict[str, object]:
 
 def create_user(
     session: Session,
-    actor: User | None,
+    actor: Actor | None,
     *,
     username: str,
     password: str,
     role: Role,
     display_name: str | None = None,
-    bootstrap: bool = False,
 ) -> User:
-    """Create an account. `bootstrap` is for the CLI and demo loader, which act as the system."""
-    if not bootstrap:
-        require_admin(actor)
+    """Create an account: an admin does, or the system (the CLI, the demo loader) as SYSTEM."""
+    creator = require_admin_or_system(actor)
     name = normalize_username(username)
     if not USERNAME_PATTERN.match(name):
         raise InvalidInput(
@@ -86,7 +84,7 @@ def create_user(
     session.flush()
     audit.record(
         session,
-        actor=actor,
+        actor=creator,
         action=AuditAction.USER_CREATE,
         target_type=AuditTarget.USER,
         target_id=user.id,

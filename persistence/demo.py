@@ -10,6 +10,7 @@ import yaml
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
+from domain.actors import SYSTEM, SystemActor
 from domain.enums import AuditAction, MemoryConfidence, MemorySource, MemoryStatus, MemoryType, Role
 from domain.memory_writes import change_memory, insert_memory
 from domain.models import Memory, User
@@ -19,6 +20,7 @@ from domain.users import create_user
 from persistence.uow import unit_of_work
 
 DEMO_DIR = Path(__file__).resolve().parent.parent / "assets" / "demo"
+DEMO = SystemActor("demo")  # how the audit log names what the demo loader did
 
 
 def read_yaml(path: Path) -> Any:
@@ -39,12 +41,11 @@ def load_demo(engine: Engine, demo_dir: Path = DEMO_DIR) -> bool:
         users = {
             spec["username"]: create_user(
                 session,
-                None,
+                SYSTEM,
                 username=spec["username"],
                 password=spec["password"],
                 role=Role(spec["role"]),
                 display_name=spec["display_name"],
-                bootstrap=True,
             )
             for spec in data["users"]
         }
@@ -74,7 +75,7 @@ def _load_memory(session: Session, owner: User, spec: dict[str, Any]) -> None:
         created_at=when,
         updated_at=when,
     )
-    insert_memory(session, None, memory, action=AuditAction.IMPORT, actor_label="demo")
+    insert_memory(session, DEMO, memory, action=AuditAction.IMPORT)
     if "deleted_days_ago" in spec:
         change_memory(
             session,

@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from domain.ingest import find_athlete, ingest
+from persistence.demo import DEMO
 from persistence.uow import unit_of_work
 
 
@@ -23,7 +24,7 @@ def ingest_demo_notes(engine: Engine, notes: list[dict[str, Any]], *, athlete: s
                 kind=note["kind"],
                 reference=str(note["reference"]),
                 text=note["text"],
-                actor_label="demo",
+                actor=DEMO,
                 received_at=datetime.fromisoformat(str(received)) if received else None,
             )
             made += len(result.proposals)

@@ -19,5 +19,6 @@ def alembic_config(engine: Engine) -> Config:
     return config
 
 
-def upgrade(engine: Engine, revision: str = "head") -> None:
+def upgrade(engine: Engine, revision: str = "heads") -> None:
+    """Every head: independent changes may branch off the same revision until a merge joins them."""
     command.upgrade(alembic_config(engine), revision)

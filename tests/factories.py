@@ -8,6 +8,7 @@ from typing import Any
 from argon2 import PasswordHasher
 from sqlalchemy import Engine
 
+from domain.actors import SYSTEM
 from domain.enums import MemoryConfidence, MemorySource, MemoryStatus, MemoryType, Role
 from domain.memory_writes import insert_memory
 from domain.models import Memory, User
@@ -52,4 +53,4 @@ def make_memory(engine: Engine, owner: User, content: str = "Prefers morning run
     }
     values.update(fields)
     with unit_of_work(engine) as session:
-        return insert_memory(session, None, Memory(**values))
+        return insert_memory(session, SYSTEM, Memory(**values))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from playwright.sync_api import Browser, expect
 from sqlalchemy import func, select
 
+from domain.actors import SYSTEM
 from domain.enums import MemoryStatus, Role
 from domain.models import AuditEvent, Memory
 from domain.users import create_user
@@ -19,7 +20,7 @@ DELETED = "Owns a dog that joins easy runs"  # soft-deleted in the demo data
 def test_an_old_admin_tab_cannot_restore_after_another_admin_logs_in(browser: Browser, server: Server) -> None:
     engine = make_engine(server.database_url)
     with unit_of_work(engine) as session:
-        create_user(session, None, username="second-admin", password="second-admin-pw", role=Role.ADMIN, bootstrap=True)
+        create_user(session, SYSTEM, username="second-admin", password="second-admin-pw", role=Role.ADMIN)
     with unit_of_work(engine, read_only=True) as session:
         events_before = session.scalar(select(func.count()).select_from(AuditEvent))
 

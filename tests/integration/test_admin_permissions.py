@@ -10,6 +10,7 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from domain import admin_deleted, audit_export, audit_log, retention, users
+from domain.actors import SYSTEM
 from domain.enums import Role
 from domain.errors import PermissionDenied
 from domain.models import AccessEvent, AuditEvent, User
@@ -40,7 +41,7 @@ ADMIN_OPERATIONS: dict[str, Operation] = {
     "change role": lambda s, a, mid, uid: users.change_role(s, a, user_id=uid, role=Role.ATHLETE),
     "plan purge": lambda s, a, mid, uid: retention.plan_purge(s, a, periods=PERIODS),
     "run purge": lambda s, a, mid, uid: retention.run_purge(
-        s, a, plan=retention.plan_purge(s, None, periods=PERIODS, as_system=True)
+        s, a, plan=retention.plan_purge(s, SYSTEM, periods=PERIODS)
     ),
 }
 

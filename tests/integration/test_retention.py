@@ -6,6 +6,7 @@ from datetime import timedelta
 
 from sqlalchemy import Engine, select
 
+from domain.actors import SYSTEM
 from domain.audit import verify_chain
 from domain.enums import AccessKind, MemoryConfidence, MemorySource, MemoryStatus, MemoryType, ProposalStatus
 from domain.models import AccessEvent, AuditEvent, Memory, Proposal, User
@@ -136,12 +137,12 @@ def test_periods_are_configurable_and_the_system_can_run_it(engine: Engine, athl
     _archive(engine, athlete, "Runs 12 km long runs", 40)
     _access(engine, "login", 40)
     with unit_of_work(engine) as session:
-        default = plan_purge(session, None, periods=PERIODS, as_system=True)
-        short = plan_purge(session, None, periods=RetentionPeriods(30, 30, 30), as_system=True)
+        default = plan_purge(session, SYSTEM, periods=PERIODS)
+        short = plan_purge(session, SYSTEM, periods=RetentionPeriods(30, 30, 30))
     assert default.is_empty
     assert (len(short.archived), len(short.access_event_ids)) == (1, 1)
     with unit_of_work(engine) as session:
-        run_purge(session, None, plan=short, as_system=True)
+        run_purge(session, SYSTEM, plan=short)
     with unit_of_work(engine, read_only=True) as session:
         last = session.scalars(select(AuditEvent).order_by(AuditEvent.seq.desc())).first()
         assert last is not None and (last.action, last.actor_label) == ("retention_run", "system")

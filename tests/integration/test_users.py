@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import Engine
+from sqlalchemy import Engine, select
 
+from domain.actors import SYSTEM
 from domain.enums import Role
 from domain.errors import AuthenticationFailed, InvalidInput, PermissionDenied
-from domain.models import User
+from domain.models import AuditEvent, User
 from domain.users import authenticate, create_user, set_disabled
 from persistence.uow import unit_of_work
 
@@ -46,9 +47,16 @@ def test_bad_usernames_passwords_and_duplicates_are_refused(engine: Engine, admi
             create_user(session, admin, username=username, password=password, role=Role.ATHLETE)
 
 
-def test_only_admins_create_users(engine: Engine, athlete: User) -> None:
-    with pytest.raises(PermissionDenied), unit_of_work(engine) as session:
-        create_user(session, athlete, username="mallory", password="long enough", role=Role.ADMIN)
+def test_only_admins_and_the_system_create_users(engine: Engine, athlete: User) -> None:
+    for nobody_allowed in (athlete, None):
+        with pytest.raises(PermissionDenied), unit_of_work(engine) as session:
+            create_user(session, nobody_allowed, username="mallory", password="long enough", role=Role.ADMIN)
+    with unit_of_work(engine) as session:
+        created = create_user(session, SYSTEM, username="first-admin", password="long enough", role=Role.ADMIN)
+    with unit_of_work(engine, read_only=True) as session:
+        event = session.scalars(select(AuditEvent).order_by(AuditEvent.seq.desc())).first()
+    assert event is not None and event.target_id == created.id
+    assert (event.action, event.actor_id, event.actor_label) == ("user_create", None, "system")
 
 
 def test_disabled_user_cannot_log_in_and_the_last_admin_stays(engine: Engine, athlete: User, admin: User) -> None:

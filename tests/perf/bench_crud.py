@@ -14,6 +14,7 @@ import yaml
 from sqlalchemy import Engine
 
 from domain import memories
+from domain.actors import SYSTEM
 from domain.enums import MemoryConfidence, MemorySource, MemoryStatus, MemoryType
 from domain.memory_writes import insert_memory
 from domain.models import Memory, User
@@ -40,7 +41,7 @@ def seed(engine: Engine) -> tuple[User, list[int]]:
         ids = [
             insert_memory(
                 session,
-                None,
+                SYSTEM,
                 Memory(
                     athlete_id=athlete.id,
                     type=TYPES[n % 5],

@@ -16,6 +16,7 @@ from nicegui.element_filter import ElementFilter
 from nicegui.testing import User as SimulatedUser
 from sqlalchemy import Engine, select
 
+from domain.actors import SystemActor
 from domain.dedup import normalize
 from domain.enums import MemoryConfidence, MemorySource, MemoryStatus, MemoryType, ProposalStatus, SourceKind
 from domain.models import Memory, Proposal, SourceText, User
@@ -155,7 +156,7 @@ def add_memories(engine: Engine, username: str, count: int, *, prefix: str = "Ge
             when = now - timedelta(hours=index * 3)
             insert_memory(
                 session,
-                None,
+                SystemActor("test"),
                 Memory(
                     athlete_id=owner.id,
                     type=types[index % len(types)],
@@ -169,7 +170,6 @@ def add_memories(engine: Engine, username: str, count: int, *, prefix: str = "Ge
                     updated_at=when,
                 ),
                 action="import",
-                actor_label="test",
             )
 
 

@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from domain.actors import SystemActor
 from domain.enums import SourceKind
 from domain.errors import InvalidInput
 from domain.ingest import find_athlete, ingest
@@ -13,6 +14,8 @@ from domain.schemas import MAX_SOURCE_TEXT
 from persistence.settings import Settings
 from persistence.uow import unit_of_work
 from ui.cli.command import Commands, add_command, open_database
+
+CLI = SystemActor("cli")  # how the audit log names text sent in from the command line
 
 
 def register(commands: Commands) -> None:
@@ -40,7 +43,7 @@ def _ingest(args: argparse.Namespace, settings: Settings) -> int:
     text = _read_text(args.file)
     with open_database(settings) as engine, unit_of_work(engine) as session:
         athlete = find_athlete(session, args.athlete)
-        result = ingest(session, athlete=athlete, kind=args.kind, reference=args.ref, text=text, actor_label="cli")
+        result = ingest(session, athlete=athlete, kind=args.kind, reference=args.ref, text=text, actor=CLI)
         if result.source_text is None:
             print("Nothing to ingest: the text is empty.")
         elif not result.created:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from domain.actors import SYSTEM
 from domain.proposals import expire_stale
 from domain.retention import plan_purge, run_purge
 from persistence.settings import Settings, retention_periods
@@ -23,7 +24,7 @@ def _purge(args: argparse.Namespace, settings: Settings) -> int:
             with unit_of_work(engine) as session:
                 expire_stale(session, max_age=settings.proposal_max_age)
         with unit_of_work(engine, read_only=True) as session:
-            plan = plan_purge(session, None, periods=retention_periods(settings), as_system=True)
+            plan = plan_purge(session, SYSTEM, periods=retention_periods(settings))
         print("A purge would remove:" if args.dry_run else "Purging:")
         for line in plan.lines():
             print(f"  {line}")
@@ -31,7 +32,7 @@ def _purge(args: argparse.Namespace, settings: Settings) -> int:
             print("Nothing removed (dry run)." if args.dry_run else "Nothing to remove.")
             return 0
         with unit_of_work(engine) as session:
-            result = run_purge(session, None, plan=plan, as_system=True)
+            result = run_purge(session, SYSTEM, plan=plan)
         for line in result.lines():
             print(line)
     return 0

@@ -6,6 +6,7 @@ import argparse
 import getpass
 import sys
 
+from domain.actors import SYSTEM
 from domain.enums import Role
 from domain.users import create_user
 from persistence.settings import Settings
@@ -39,12 +40,11 @@ def _create(args: argparse.Namespace, settings: Settings) -> int:
     with open_database(settings) as engine, unit_of_work(engine) as session:
         user = create_user(
             session,
-            None,
+            SYSTEM,
             username=args.name,
             password=password,
             role=Role(args.role),
             display_name=args.display_name,
-            bootstrap=True,
         )
         print(f"Created {user.role.value} '{user.username}'.")
     return 0
