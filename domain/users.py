@@ -1,12 +1,10 @@
-"""User accounts: creation, authentication, disabling. Passwords are argon2-hashed."""
+"""User accounts: creation, roles, disabling, password resets, the admin's list. Logging in: domain.login."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
@@ -14,28 +12,15 @@ from domain import audit
 from domain.access_log import record_admin_view
 from domain.actors import Actor, require_admin, require_admin_or_system
 from domain.enums import AccessKind, AuditAction, AuditTarget, Role
-from domain.errors import AuthenticationFailed, InvalidInput, NotFound
-from domain.models import AccessEvent, User
-from domain.types import utcnow
+from domain.errors import InvalidInput, NotFound
+from domain.models import User
+from domain.passwords import check_new_password, hash_password
 
 USERNAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9._-]{1,31}$")
-MIN_PASSWORD = 8
-MAX_PASSWORD = 256
-LOGIN_FAILED = "Wrong username or password."
-_hasher = PasswordHasher()
-# Verified against when the username is unknown, so both failures cost the same time.
-_DUMMY_HASH = _hasher.hash("memory-review-timing-guard")
 
 
 def normalize_username(username: str) -> str:
     return username.strip().lower()
-
-
-def _check_new_password(password: str) -> None:
-    if len(password) < MIN_PASSWORD:
-        raise InvalidInput(f"Password: at least {MIN_PASSWORD} characters.", field="password")
-    if len(password) > MAX_PASSWORD:
-        raise InvalidInput(f"Password: at most {MAX_PASSWORD} characters.", field="password")
 
 
 def find_user(session: Session, username: str) -> User | None:
@@ -68,7 +53,7 @@ def create_user(
             "Username: 2–32 characters, letters, digits, '.', '_' or '-', starting with a letter or digit.",
             field="username",
         )
-    _check_new_password(password)
+    check_new_password(password)
     shown_name = " ".join((display_name or name.capitalize()).split())[:120]
     if find_user(session, name) is not None:
         raise InvalidInput(f"Username: '{name}' is taken.", field="username")
@@ -76,7 +61,7 @@ def create_user(
         username=name,
         display_name=shown_name,
         role=Role(role),
-        password_hash=_hasher.hash(password),
+        password_hash=hash_password(password),
         disabled=False,
         session_epoch=0,
     )
@@ -92,34 +77,6 @@ def create_user(
         after=user_snapshot(user),
     )
     return user
-
-
-def authenticate(session: Session, *, username: str, password: str) -> User:
-    user = find_user(session, username)
-    try:
-        _hasher.verify(user.password_hash if user else _DUMMY_HASH, password)
-    except (VerificationError, InvalidHashError):
-        raise AuthenticationFailed(LOGIN_FAILED) from None
-    if user is None:
-        raise AuthenticationFailed(LOGIN_FAILED)
-    if user.disabled:
-        raise AuthenticationFailed("This account is disabled. Ask an admin to enable it.")
-    if _hasher.check_needs_rehash(user.password_hash):
-        user.password_hash = _hasher.hash(password)
-    user.last_login_at = utcnow()
-    _log_access(session, user, user.username, AccessKind.LOGIN)
-    return user
-
-
-def record_failed_login(session: Session, *, username: str) -> None:
-    """Called in its own unit of work: the failed attempt's transaction was rolled back."""
-    _log_access(session, find_user(session, username), normalize_username(username)[:64], AccessKind.LOGIN_FAILED)
-
-
-def _log_access(session: Session, user: User | None, label: str, kind: AccessKind) -> None:
-    session.add(
-        AccessEvent(actor_id=user.id if user else None, actor_label=label, kind=kind, athlete_id=None, at=utcnow())
-    )
 
 
 def set_disabled(session: Session, actor: User | None, *, user_id: int, disabled: bool) -> User:
@@ -166,8 +123,8 @@ def reset_password(session: Session, actor: User | None, *, user_id: int, new_pa
     """Set a new password and end every open session of that user."""
     admin = require_admin(actor)
     user = _user_or_404(session, user_id)
-    _check_new_password(new_password)
-    user.password_hash = _hasher.hash(new_password)
+    check_new_password(new_password)
+    user.password_hash = hash_password(new_password)
     user.session_epoch += 1
     session.flush()
     audit.record(

@@ -10,6 +10,7 @@ from sqlalchemy import Engine
 
 from domain.actors import SYSTEM
 from domain.enums import MemoryConfidence, MemorySource, MemoryStatus, MemoryType, Role
+from domain.login import check_credentials, record_login
 from domain.memory_writes import insert_memory
 from domain.models import Memory, User
 from domain.types import utcnow
@@ -35,6 +36,14 @@ def make_user(engine: Engine, username: str, role: Role = Role.ATHLETE) -> User:
         )
         session.add(user)
     return user
+
+
+def log_in(engine: Engine, username: str, password: str = TEST_PASSWORD) -> User:
+    """Log in as the login page does: the password check in a read-only unit, then a short write."""
+    with unit_of_work(engine, read_only=True) as session:
+        verified = check_credentials(session, username=username, password=password)
+    with unit_of_work(engine) as session:
+        return record_login(session, verified)
 
 
 def make_memory(engine: Engine, owner: User, content: str = "Prefers morning runs", **fields: Any) -> Memory:

@@ -182,12 +182,15 @@ def logged_in_user() -> User | None:
     return user
 
 
-async def as_visitor(work: Callable[[Session], T]) -> T:
-    """Work done for someone not yet logged in (the login itself), in a worker thread."""
+async def as_visitor(work: Callable[[Session], T], *, read_only: bool = False) -> T:
+    """Work done for someone not yet logged in (the login itself), in a worker thread.
+
+    `read_only` work takes no write lock, so slow reads (the password check) never hold up writers.
+    """
 
     def in_unit_of_work() -> T:
         try:
-            with unit_of_work(runtime.current().engine) as session:
+            with unit_of_work(runtime.current().engine, read_only=read_only) as session:
                 return work(session)
         except SQLAlchemyError as error:
             raise DatabaseTrouble() from error

@@ -8,12 +8,12 @@ from sqlalchemy import func, select
 
 from domain.enums import MemoryStatus, MemoryType, ProposalStatus, Role
 from domain.models import Memory, Proposal, User
-from domain.users import authenticate
 from domain.visibility import with_inactive
 from persistence.demo import load_demo
 from persistence.engine import make_engine
 from persistence.migrate import upgrade
 from persistence.uow import unit_of_work
+from tests.factories import log_in
 
 
 def test_demo_loads_users_memories_and_proposals_once(tmp_path: Path) -> None:
@@ -21,9 +21,9 @@ def test_demo_loads_users_memories_and_proposals_once(tmp_path: Path) -> None:
     upgrade(engine)
     assert load_demo(engine) is True
     assert load_demo(engine) is False, "a database with users is left alone"
+    alex = log_in(engine, "alex", "demo-alex")
     with unit_of_work(engine) as session:
         users = {u.username: u.role for u in session.scalars(select(User))}
-        alex = authenticate(session, username="alex", password="demo-alex")
         alex_memories = session.scalars(
             select(Memory).where(Memory.athlete_id == alex.id).execution_options(**with_inactive())
         ).all()
@@ -45,8 +45,8 @@ def test_demo_proposals_include_one_seen_before_and_one_that_replaces(tmp_path: 
     engine = make_engine(f"sqlite:///{tmp_path / 'demo.sqlite3'}")
     upgrade(engine)
     load_demo(engine)
+    alex = log_in(engine, "alex", "demo-alex")
     with unit_of_work(engine) as session:
-        alex = authenticate(session, username="alex", password="demo-alex")
         previews = {item.proposal.content: item.preview for item in list_pending(session, alex).items}
     morning, knee = previews["Prefers morning runs"], previews["Left knee pain started around km 15 on the long run"]
     assert (morning.outcome, morning.occurrences_after) == ("seen_before", 3)

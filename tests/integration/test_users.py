@@ -9,8 +9,9 @@ from domain.actors import SYSTEM
 from domain.enums import Role
 from domain.errors import AuthenticationFailed, InvalidInput, PermissionDenied
 from domain.models import AuditEvent, User
-from domain.users import authenticate, create_user, set_disabled
+from domain.users import create_user, set_disabled
 from persistence.uow import unit_of_work
+from tests.factories import log_in
 
 
 def test_create_and_authenticate_case_insensitively(engine: Engine, admin: User) -> None:
@@ -18,16 +19,15 @@ def test_create_and_authenticate_case_insensitively(engine: Engine, admin: User)
         created = create_user(session, admin, username="Jo.Runner", password="s3cret-pass", role=Role.ATHLETE)
     assert created.username == "jo.runner"
     assert created.password_hash.startswith("$argon2")
-    with unit_of_work(engine) as session:
-        user = authenticate(session, username="JO.RUNNER", password="s3cret-pass")
+    user = log_in(engine, "JO.RUNNER", "s3cret-pass")
     assert user.id == created.id and user.last_login_at is not None
 
 
 def test_wrong_password_and_unknown_user_fail_the_same_way(engine: Engine, athlete: User) -> None:
     messages = []
     for username, password in (("alex", "wrong password"), ("nobody", "correct horse battery")):
-        with pytest.raises(AuthenticationFailed) as caught, unit_of_work(engine) as session:
-            authenticate(session, username=username, password=password)
+        with pytest.raises(AuthenticationFailed) as caught:
+            log_in(engine, username, password)
         messages.append(str(caught.value))
     assert messages == ["Wrong username or password."] * 2
 
@@ -63,7 +63,7 @@ def test_disabled_user_cannot_log_in_and_the_last_admin_stays(engine: Engine, at
     with unit_of_work(engine) as session:
         disabled = set_disabled(session, admin, user_id=athlete.id, disabled=True)
     assert disabled.session_epoch == 1
-    with pytest.raises(AuthenticationFailed, match="disabled"), unit_of_work(engine) as session:
-        authenticate(session, username="alex", password="correct horse battery")
+    with pytest.raises(AuthenticationFailed, match="disabled"):
+        log_in(engine, "alex", "correct horse battery")
     with pytest.raises(InvalidInput, match="At least one active admin"), unit_of_work(engine) as session:
         set_disabled(session, admin, user_id=admin.id, disabled=True)

@@ -9,7 +9,6 @@ from domain.enums import AccessKind, Role
 from domain.errors import AuthenticationFailed, InvalidInput
 from domain.models import AuditEvent, User
 from domain.users import (
-    authenticate,
     change_role,
     create_user,
     get_user,
@@ -18,15 +17,14 @@ from domain.users import (
     set_disabled,
 )
 from persistence.uow import unit_of_work
-from tests.factories import TEST_PASSWORD, make_user
+from tests.factories import TEST_PASSWORD, log_in, make_user
 from tests.integration.admin_helpers import access_events
 
 
 def test_lists_users_with_role_status_and_last_login(
     engine: Engine, athlete: User, other_athlete: User, admin: User
 ) -> None:
-    with unit_of_work(engine) as session:
-        authenticate(session, username="alex", password=TEST_PASSWORD)
+    log_in(engine, "alex", TEST_PASSWORD)
     with unit_of_work(engine) as session:
         page = list_users(session, admin)
         only_admins = list_users(session, admin, role=Role.ADMIN)
@@ -45,9 +43,8 @@ def test_admin_creates_athletes_and_admins(engine: Engine, admin: User) -> None:
     with unit_of_work(engine) as session:
         create_user(session, admin, username="Jo", password="long enough", role=Role.ATHLETE, display_name="Jo Lee")
         create_user(session, admin, username="boss", password="long enough", role=Role.ADMIN)
-    with unit_of_work(engine) as session:
-        assert authenticate(session, username="jo", password="long enough").display_name == "Jo Lee"
-        assert authenticate(session, username="boss", password="long enough").role == Role.ADMIN
+    assert log_in(engine, "jo", "long enough").display_name == "Jo Lee"
+    assert log_in(engine, "boss", "long enough").role == Role.ADMIN
     with pytest.raises(InvalidInput, match="taken"), unit_of_work(engine) as session:
         create_user(session, admin, username="JO", password="long enough", role=Role.ATHLETE)
 
@@ -63,10 +60,9 @@ def test_reset_password_ends_sessions_and_is_audited_without_the_password(
         event = session.get(AuditEvent, 1)
         assert event is not None and event.action == "user_password_reset"
         assert "brand new pass" not in str(event.after) and "argon2" not in str(event.after)
-    with pytest.raises(AuthenticationFailed), unit_of_work(engine) as session:
-        authenticate(session, username="alex", password=TEST_PASSWORD)
-    with unit_of_work(engine) as session:
-        authenticate(session, username="alex", password="brand new pass")
+    with pytest.raises(AuthenticationFailed):
+        log_in(engine, "alex", TEST_PASSWORD)
+    log_in(engine, "alex", "brand new pass")
     with pytest.raises(InvalidInput, match="at least 8"), unit_of_work(engine) as session:
         reset_password(session, admin, user_id=athlete.id, new_password="short")
 
@@ -74,12 +70,11 @@ def test_reset_password_ends_sessions_and_is_audited_without_the_password(
 def test_disable_ends_sessions_and_enable_lets_them_back(engine: Engine, athlete: User, admin: User) -> None:
     with unit_of_work(engine) as session:
         set_disabled(session, admin, user_id=athlete.id, disabled=True)
-    with pytest.raises(AuthenticationFailed, match="disabled"), unit_of_work(engine) as session:
-        authenticate(session, username="alex", password=TEST_PASSWORD)
+    with pytest.raises(AuthenticationFailed, match="disabled"):
+        log_in(engine, "alex", TEST_PASSWORD)
     with unit_of_work(engine) as session:
         set_disabled(session, admin, user_id=athlete.id, disabled=False)
-    with unit_of_work(engine) as session:
-        authenticate(session, username="alex", password=TEST_PASSWORD)
+    log_in(engine, "alex", TEST_PASSWORD)
 
 
 def test_the_last_active_admin_can_be_neither_disabled_nor_demoted(engine: Engine, admin: User) -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from nicegui import ui
 
 from domain.errors import AuthenticationFailed, DomainError
+from domain.login import check_credentials, record_failed_login, record_login
 from domain.models import User
-from domain.users import authenticate, record_failed_login
 from ui.auth import home_path, log_in
 from ui.components.frame import APP_NAME
 from ui.session import as_visitor, logged_in_user
@@ -28,7 +28,7 @@ def login_page() -> None:
             return
         button.props("loading")
         try:
-            user: User = await as_visitor(lambda s: authenticate(s, username=name, password=secret))
+            user = await _log_in(name, secret)
         except AuthenticationFailed as failure:
             await as_visitor(lambda s: record_failed_login(s, username=name))
             error.set_text(str(failure))
@@ -56,3 +56,9 @@ def login_page() -> None:
             username.on("keydown.enter", try_login)
             password.on("keydown.enter", try_login)
             button = ui.button("Log in", on_click=try_login).props("color=teal-8 no-caps unelevated").classes("w-full")
+
+
+async def _log_in(name: str, secret: str) -> User:
+    """The password check reads only, so other writers never wait for the hash; then a short write."""
+    verified = await as_visitor(lambda s: check_credentials(s, username=name, password=secret), read_only=True)
+    return await as_visitor(lambda s: record_login(s, verified))
