@@ -35,6 +35,16 @@ class MemoryIndex:
             self.by_content.setdefault(normalize(memory.content), memory)
             self.by_type.setdefault(memory.type, []).append(memory)
 
+    def add(self, memory: Memory) -> None:
+        """A memory just created: the newest of its type."""
+        self.by_content.setdefault(normalize(memory.content), memory)
+        self.by_type.setdefault(memory.type, []).insert(0, memory)
+
+    def remove(self, memory: Memory) -> None:
+        """A memory no longer active (replaced by a newer one)."""
+        self.by_type[memory.type] = [m for m in self.by_type.get(memory.type, []) if m.id != memory.id]
+        self.by_content = {key: m for key, m in self.by_content.items() if m.id != memory.id}
+
     def preview(self, content: str, memory_type: MemoryType, tags: Sequence[str]) -> ConfirmPreview:
         same = self.by_content.get(normalize(content))
         if same is not None:

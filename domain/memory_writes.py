@@ -14,7 +14,8 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from domain import audit
 from domain.actors import Actor
-from domain.enums import AuditAction, AuditTarget
+from domain.dedup import HIGH_CONFIDENCE_OCCURRENCES
+from domain.enums import AuditAction, AuditTarget, MemoryConfidence, MemoryStatus
 from domain.errors import EditConflict
 from domain.models import AuditEvent, Memory, Proposal
 from domain.types import utcnow
@@ -139,3 +140,25 @@ def change_memory(
         reason=reason,
     )
     return memory
+
+
+def count_again(session: Session, actor: Actor, memory: Memory, *, reason: str) -> Memory:
+    """The same fact seen again: one more occurrence; from the M13 seed's threshold on, high confidence."""
+    occurrences = memory.occurrences + 1
+    changes: dict[str, Any] = {"occurrences": occurrences}
+    if occurrences >= HIGH_CONFIDENCE_OCCURRENCES:
+        changes["confidence"] = MemoryConfidence.HIGH
+    return change_memory(session, actor, memory, action=AuditAction.COUNT_AGAIN, changes=changes, reason=reason)
+
+
+def supersede(session: Session, actor: Actor, old: Memory, *, by: Memory) -> None:
+    """A newer memory replaces `old`, which is archived and points to it."""
+    change_memory(
+        session,
+        actor,
+        old,
+        action=AuditAction.SUPERSEDE,
+        touch=False,
+        changes={"status": MemoryStatus.ARCHIVED, "archived_at": utcnow(), "superseded_by_id": by.id},
+        reason=f"Replaced by memory #{by.id}",
+    )

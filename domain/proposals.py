@@ -13,10 +13,10 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from domain import audit
 from domain.actors import SYSTEM, Actor, require_athlete
-from domain.dedup import HIGH_CONFIDENCE_OCCURRENCES, ConfirmPreview, MemoryIndex
+from domain.dedup import ConfirmPreview, MemoryIndex
 from domain.enums import AuditAction, AuditTarget, MemoryConfidence, MemoryStatus, MemoryType, ProposalStatus
 from domain.errors import EditConflict, InvalidInput, NotFound
-from domain.memory_writes import change_memory, insert_memory
+from domain.memory_writes import count_again, insert_memory, supersede
 from domain.models import Memory, Proposal, SourceText, User
 from domain.schemas import ProposalEdit
 from domain.types import utcnow
@@ -156,85 +156,56 @@ def confirm(
     user = require_athlete(actor)
     proposal = _own_pending(session, user, proposal_id)
     edited = edits is not None and bool(edits.model_dump(exclude_none=True))
-    content, memory_type, tags = _decided_fields(proposal, edits)
+    decided = _decided_fields(proposal, edits)
     index = index or _memory_index(session, user.id)
-    preview = index.preview(content, memory_type, tags)
+    preview = index.preview(*decided)
     reason = f"Confirmed proposal #{proposal.id}"
     replaced = preview.memory if preview.outcome == "replaces" and on_conflict == "replace" else None
     if preview.outcome == "seen_before" and preview.memory is not None:
-        memory = _count_again(session, user, preview.memory, reason)
+        memory = count_again(session, user, preview.memory, reason=reason)
     else:
         confidence = MemoryConfidence.HIGH if edited else proposal.confidence
-        fields = NewMemoryFields(content, memory_type, tags, confidence, occurrences=1)
+        occurrences = 1
         if replaced is not None:
-            fields.occurrences = preview.occurrences_after  # the replaced memory's count carries on
+            occurrences = preview.occurrences_after  # the replaced memory's count carries on
             reason += f", replacing memory #{replaced.id}"
-        memory = _new_memory(session, user, proposal, fields, reason)
+        memory = _new_memory(session, user, proposal, decided, confidence, occurrences, reason)
         if replaced is not None:
-            _supersede(session, user, replaced, memory)
+            supersede(session, user, replaced, by=memory)
     _decide(session, user, proposal, ProposalStatus.CONFIRMED, memory_id=memory.id)
-    _refresh_index(index, memory, preview, on_conflict)
+    # Keep a shared index true, so a bulk confirm decides each next proposal correctly.
+    if replaced is not None:
+        index.remove(replaced)
+    if preview.outcome != "seen_before":
+        index.add(memory)
     return memory
 
 
-def _count_again(session: Session, user: User, memory: Memory, reason: str) -> Memory:
-    occurrences = memory.occurrences + 1
-    changes: dict[str, object] = {"occurrences": occurrences}
-    if occurrences >= HIGH_CONFIDENCE_OCCURRENCES:
-        changes["confidence"] = MemoryConfidence.HIGH
-    return change_memory(session, user, memory, action=AuditAction.COUNT_AGAIN, changes=changes, reason=reason)
-
-
-@dataclass
-class NewMemoryFields:
-    content: str
-    type: MemoryType
-    tags: list[str]
-    confidence: MemoryConfidence
-    occurrences: int
-
-
-def _new_memory(session: Session, user: User, proposal: Proposal, fields: NewMemoryFields, reason: str) -> Memory:
+def _new_memory(
+    session: Session,
+    user: User,
+    proposal: Proposal,
+    decided: tuple[str, MemoryType, list[str]],
+    confidence: MemoryConfidence,
+    occurrences: int,
+    reason: str,
+) -> Memory:
+    content, memory_type, tags = decided
     now = utcnow()
     memory = Memory(
         athlete_id=user.id,
-        type=fields.type,
-        content=fields.content,
+        type=memory_type,
+        content=content,
         source=proposal.source,
         source_reference=proposal.source_reference,
-        confidence=fields.confidence,
-        occurrences=fields.occurrences,
-        tags=fields.tags,
+        confidence=confidence,
+        occurrences=occurrences,
+        tags=tags,
         status=MemoryStatus.ACTIVE,
         created_at=now,
         updated_at=now,
     )
     return insert_memory(session, user, memory, reason=reason)
-
-
-def _supersede(session: Session, user: User, old: Memory, new: Memory) -> None:
-    change_memory(
-        session,
-        user,
-        old,
-        action=AuditAction.SUPERSEDE,
-        touch=False,
-        changes={"status": MemoryStatus.ARCHIVED, "archived_at": utcnow(), "superseded_by_id": new.id},
-        reason=f"Replaced by memory #{new.id}",
-    )
-
-
-def _refresh_index(index: MemoryIndex, memory: Memory, preview: ConfirmPreview, on_conflict: OnConflict) -> None:
-    """Keep a shared index true after a confirm, so a bulk confirm decides each one correctly."""
-    if preview.outcome == "replaces" and on_conflict == "replace" and preview.memory is not None:
-        old = preview.memory
-        index.by_type[old.type] = [m for m in index.by_type.get(old.type, []) if m.id != old.id]
-        index.by_content = {k: m for k, m in index.by_content.items() if m.id != old.id}
-    if preview.outcome != "seen_before":
-        fresh = MemoryIndex([memory])
-        for key, value in fresh.by_content.items():
-            index.by_content.setdefault(key, value)
-        index.by_type.setdefault(memory.type, []).insert(0, memory)
 
 
 def _decide(
