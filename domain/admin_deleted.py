@@ -18,6 +18,7 @@ from domain.enums import AccessKind, MemoryStatus, MemoryType
 from domain.errors import InvalidInput, NotFound
 from domain.memories import hard_delete_memory, restore_memory
 from domain.models import Memory, User
+from domain.paging import clamp_page, page_count
 from domain.search import text_match
 from domain.users import normalize_username
 from domain.visibility import with_inactive
@@ -56,7 +57,7 @@ class DeletedPage:
 
     @property
     def pages(self) -> int:
-        return max(1, -(-self.total // self.page_size))
+        return page_count(self.total, self.page_size)
 
 
 def day_start(day: date) -> datetime:
@@ -70,8 +71,7 @@ def list_deleted(session: Session, actor: User | None, *, query: DeletedQuery | 
     size = max(1, min(query.page_size, MAX_PAGE_SIZE))
     stmt = _filtered(session, query)
     total = session.scalar(select(func.count()).select_from(stmt.subquery()).execution_options(**with_inactive())) or 0
-    pages = max(1, -(-total // size))
-    page = max(1, min(query.page, pages))
+    page = clamp_page(query.page, total, size)
     owner, remover = aliased(User), aliased(User)
     rows_stmt = (
         stmt.join(owner, owner.id == Memory.athlete_id)

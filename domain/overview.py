@@ -31,10 +31,6 @@ class Overview:
     pending: int
     learned_per_week: list[WeekCount]
 
-    @property
-    def total(self) -> int:
-        return sum(self.counts.values())
-
 
 def week_start(when: datetime | date) -> date:
     day = when.date() if isinstance(when, datetime) else when

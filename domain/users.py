@@ -14,6 +14,7 @@ from domain.actors import Actor, require_admin, require_admin_or_system
 from domain.enums import AccessKind, AuditAction, AuditTarget, Role
 from domain.errors import InvalidInput, NotFound
 from domain.models import User
+from domain.paging import clamp_page, page_count
 from domain.passwords import check_new_password, hash_password
 
 USERNAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9._-]{1,31}$")
@@ -185,7 +186,7 @@ class UserPage:
 
     @property
     def pages(self) -> int:
-        return max(1, -(-self.total // self.page_size))
+        return page_count(self.total, self.page_size)
 
 
 def list_users(
@@ -209,7 +210,7 @@ def list_users(
         )
     size = max(1, min(page_size, 100))
     total = session.scalar(select(func.count()).select_from(stmt.subquery())) or 0
-    page = max(1, min(page, max(1, -(-total // size))))
+    page = clamp_page(page, total, size)
     users = list(session.scalars(stmt.order_by(User.username).limit(size).offset((page - 1) * size)))
     record_admin_view(
         session,

@@ -19,7 +19,7 @@ def test_overview_counts_and_learned_per_week(engine: Engine) -> None:
         alex = session.scalars(select(User).where(User.username == "alex")).one()
         data = overview(session, alex)
         weeks = learned_per_week(session, alex, weeks=30)
-    assert data.total == 17  # alex's active demo memories; the two deleted ones are not counted
+    assert sum(data.counts.values()) == 17  # alex's active demo memories; the two deleted ones are not counted
     assert len(data.learned_per_week) == 12
     assert data.learned_per_week[-1].week_start == week_start(datetime.now(UTC))
     assert sum(w.count for w in weeks) == 17  # all created within 30 weeks (the oldest 150 days ago)
