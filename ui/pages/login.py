@@ -44,7 +44,7 @@ def login_page() -> None:
 
     with ui.column().classes("absolute-center items-stretch w-80 max-w-[92vw] gap-3"):
         with ui.row().classes("items-center gap-2 justify-center"):
-            ui.icon("psychology", size="32px", color="teal-8").props('aria-hidden="true"')
+            ui.icon("psychology", size="32px", color="primary").props('aria-hidden="true"')
             ui.label(APP_NAME).classes("text-2xl font-semibold")
         ui.label("See, correct and own what your coach remembers.").classes("mr-muted text-center")
         with ui.card().classes("mr-card w-full gap-3"):
@@ -55,7 +55,7 @@ def login_page() -> None:
             error = ui.label("").classes("text-negative").props('role=alert aria-live="assertive"').mark("login-error")
             username.on("keydown.enter", try_login)
             password.on("keydown.enter", try_login)
-            button = ui.button("Log in", on_click=try_login).props("color=teal-8 no-caps unelevated").classes("w-full")
+            button = ui.button("Log in", on_click=try_login).classes("w-full")
 
 
 async def _log_in(name: str, secret: str) -> User:
