@@ -1,20 +1,23 @@
-"""Extraction benchmark: texts per second on one core, and quality beside the seed's patterns.
+"""Extraction benchmark: texts per second on one core, long notes of awkward shapes, and quality
+beside the seed's patterns.
 
 Run from the project root: `python -m tests.perf.bench_extraction`.
 """
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
 from domain.enums import MemorySource
 from domain.extraction import extract_memories
-from domain.extraction_eval import Scores, evaluate, load_cases
+from tests.extraction_eval import Scores, evaluate, load_cases
 from tests.perf.seed_baseline import seed_extract
 
 CASES_PATH = Path(__file__).resolve().parents[1] / "data" / "extraction_cases.yaml"
 MIN_TEXTS = 5000
+LONG_NOTE_CHARS = 20_000
 
 
 def _throughput(texts: list[str]) -> tuple[int, float]:
@@ -23,6 +26,30 @@ def _throughput(texts: list[str]) -> tuple[int, float]:
     for text in repeated:
         extract_memories(text, MemorySource.ACTIVITY_NOTE)
     return len(repeated), time.perf_counter() - start
+
+
+def _long_notes(cases: list[str]) -> dict[str, str]:
+    """Notes of LONG_NOTE_CHARS characters, each of a shape that once made some pattern or loop slow."""
+
+    def fill(unit: str, head: str = "") -> str:
+        return (head + unit * (LONG_NOTE_CHARS // len(unit) + 1))[:LONG_NOTE_CHARS]
+
+    return {
+        "prose (labelled notes)": fill(" ".join(cases)),
+        "dashes": fill("-", "My left knee hurts"),
+        "commas": fill(",", "My left knee hurts"),
+        "repeated phrase": fill("my knee hurts,"),
+        "one unpunctuated sentence": fill(re.sub(r"[^\w' ]+", " ", " ".join(cases))),
+    }
+
+
+def _slowest_ms(text: str, runs: int = 3) -> float:
+    slowest = 0.0
+    for _ in range(runs):
+        start = time.perf_counter()
+        extract_memories(text, MemorySource.ACTIVITY_NOTE)
+        slowest = max(slowest, time.perf_counter() - start)
+    return slowest * 1000
 
 
 def _line(label: str, s: Scores) -> str:
@@ -40,6 +67,8 @@ def run() -> None:
     print(f"labelled set: {len(cases)} texts, {sum(len(c.expect) for c in cases)} expected memories")
     rate = f"{count / seconds:,.0f} texts/s"
     print(f"{'extraction throughput':<22} {rate}   ({count} texts in {seconds:.2f} s, one core)")
+    for shape, text in _long_notes([c.text for c in cases]).items():
+        print(f"{len(text):,}-character note, {shape:<26} {_slowest_ms(text):7.1f} ms (slowest of 3)")
     print(_line("rules (ours)", ours))
     print(_line("seed patterns (M13)", seed))
 

@@ -8,12 +8,12 @@ from pathlib import Path
 
 from domain import proposals
 from domain.enums import MemoryConfidence, MemorySource, MemoryType
-from domain.extraction_eval import load_cases
 from domain.ingest import ingest
 from domain.models import Proposal
 from persistence.engine import make_engine
 from persistence.migrate import upgrade
 from persistence.uow import unit_of_work
+from tests.extraction_eval import load_cases
 from tests.factories import make_user
 
 CASES = Path(__file__).resolve().parents[1] / "data" / "extraction_cases.yaml"

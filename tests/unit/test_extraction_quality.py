@@ -6,7 +6,7 @@ import pytest
 
 from domain.enums import MemorySource, MemoryType
 from domain.extraction import extract_memories
-from domain.extraction_eval import Case, Expected, evaluate, load_cases
+from tests.extraction_eval import Case, Expected, evaluate, load_cases
 
 CASES_PATH = Path(__file__).resolve().parents[1] / "data" / "extraction_cases.yaml"
 

@@ -1,0 +1,102 @@
+"""Sentence and clause structure: every rule looks at one clause of one sentence."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from collections.abc import Iterable
+from dataclasses import dataclass
+from itertools import accumulate
+
+from domain.extraction.lexicon import APOSTROPHE as _A
+
+_SENTENCE_RE = re.compile(r"(?:[^.!?;\n\r\u2028\u2029]|\.(?=\w))+[.!?;]*")
+_CLAUSE_SEP_RE = re.compile(
+    r",|:\s|\s[-–—]+\s|[()]|\b(?:but|though|although|however|whereas|plus)\b"
+    r"|\b(?:and|so)\s+(?=(?:i|i" + _A + r"m|i" + _A + r"ve|i" + _A + r"d|my|then)\b)|\bthen\b",
+    re.IGNORECASE,
+)
+_QUESTION_START_RE = re.compile(
+    r"^\W*(?:should|shall|can|could|would|will|do|does|did|is|are|was|were|am|have|has|what|what"
+    + _A
+    + r"?s|why|how|which|where|when|who|any|anyone|thoughts|wondering|wonder|ok\s+to|okay\s+to)\b",
+    re.IGNORECASE,
+)
+# Questions without a question mark: "Is it normal to ...", "Any tips for ...".
+_BARE_QUESTION_RE = re.compile(
+    r"\W*(?:(?:should|can|could|do|does|is|are|what|why|which)\s+(?:i|you|we|it|my|this|that|there|an?|the)\b"
+    r"|how\s+(?:long|much|many|often|do|does|can|should|to)\b|any\s+(?:tips|advice|ideas?|thoughts)\b"
+    r"|(?:i\s+)?(?:am\s+)?wondering\s+(?:if|whether)\b)",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Span:
+    start: int
+    end: int
+
+
+def span_start(span: Span) -> int:
+    return span.start
+
+
+def span_end(span: Span) -> int:
+    return span.end
+
+
+def trimmed(text: str, start: int, end: int) -> Span | None:
+    while start < end and not (text[start].isalnum()):
+        start += 1
+    while end > start and not (text[end - 1].isalnum() or text[end - 1] in "%)"):
+        end -= 1
+    return Span(start, end) if start < end else None
+
+
+def sentences(text: str) -> list[tuple[Span, bool]]:
+    """Sentence spans with a flag telling whether the sentence is a question."""
+    found: list[tuple[Span, bool]] = []
+    for m in _SENTENCE_RE.finditer(text):
+        span = trimmed(text, m.start(), m.end())
+        if span is not None:
+            found.append((span, "?" in m.group()))
+    return found
+
+
+def clauses(text: str, sentence: Span) -> list[Span]:
+    spans: list[Span] = []
+    cursor = 0
+    for sep in _CLAUSE_SEP_RE.finditer(text[sentence.start : sentence.end]):
+        part = trimmed(text, sentence.start + cursor, sentence.start + sep.start())
+        if part is not None:
+            spans.append(part)
+        cursor = sep.end()
+    part = trimmed(text, sentence.start + cursor, sentence.end)
+    if part is not None:
+        spans.append(part)
+    return spans
+
+
+def statement_clauses(text: str, sentence: Span, is_question: bool) -> list[Span]:
+    """Clauses that state something: the interrogative part of a sentence is dropped."""
+    if _BARE_QUESTION_RE.match(text, sentence.start, sentence.end):
+        return []
+    found = clauses(text, sentence)
+    if not is_question:
+        return found
+    for i, clause in enumerate(found):
+        if _QUESTION_START_RE.match(text[clause.start : clause.end]):
+            return found[:i]
+    return []
+
+
+class SpanSet:
+    """Tells in logarithmic time whether any of its spans overlaps a given one."""
+
+    def __init__(self, spans: Iterable[Span]) -> None:
+        self._spans = sorted(spans, key=span_start)
+        self._reach = list(accumulate((s.end for s in self._spans), max))
+
+    def overlaps(self, span: Span) -> bool:
+        before = bisect_left(self._spans, span.end, key=span_start)
+        return before > 0 and self._reach[before - 1] > span.start

@@ -1,0 +1,148 @@
+"""The rule extractor, the pluggable extractor protocol, and merging equal facts."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+from domain.content import normalize
+from domain.enums import CONFIDENCE_RANK, MemoryConfidence, MemorySource, MemoryType
+from domain.extraction.clauses import Span, SpanSet, sentences, statement_clauses
+from domain.extraction.facts import Fact, rule_facts
+from domain.extraction.injuries import Carry, body_mentions, injuries
+from domain.extraction.lexicon import ANY_BODY_PART, ANY_TIME, all_tags
+from domain.extraction.lexicon import APOSTROPHE as _A
+from domain.extraction.rules import I_AM, STIMULUS
+from domain.extraction.subject import People
+from domain.extraction.tidy import content
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A proposed memory with the span of `text` it was read from."""
+
+    type: MemoryType
+    content: str
+    confidence: MemoryConfidence
+    tags: tuple[str, ...]
+    evidence_start: int
+    evidence_end: int
+    extractor: str
+
+
+class Extractor(Protocol):
+    name: str
+
+    def extract(self, text: str, source: MemorySource, source_reference: str | None = None) -> list[Candidate]: ...
+
+
+# A sentence without any of these words cannot yield a fact; most of a long note is skipped at once.
+_TRIGGER_RE = re.compile(
+    r"\b(?:i|my|we|remember|note|keep|forget|record|takes?|took|heat|humidity|fan|favou?rite|bores?|boring|worst|"
+    + ANY_BODY_PART
+    + r"|"
+    + ANY_TIME
+    + r"|"
+    + STIMULUS
+    + r")\b|"
+    + I_AM
+    + r"|\bi"
+    + _A
+    + r"\w",
+    re.IGNORECASE,
+)
+_EXPLICIT_RE = re.compile(
+    r"(?:\W|(?:please|pls|also|and|oh|btw|just|hey|coach)\b)*(?:remember|note|keep\s+in\s+mind|don"
+    + _A
+    + r"?t\s+forget|do\s+not\s+forget|for\s+the\s+record|for\s+future\s+reference|make\s+a\s+note)\b(?:\s+(?:that|this)"
+    r"\b)?\W*(?!to\b)(?=\w)",
+    re.IGNORECASE,
+)
+INJURY, RESPONSE = MemoryType.INJURY_HISTORY, MemoryType.TRAINING_RESPONSE
+HIGH = MemoryConfidence.HIGH
+
+
+class RuleExtractor:
+    """The seed's extraction patterns, clause-aware."""
+
+    name: str = "rules"
+
+    def extract(self, text: str, source: MemorySource, source_reference: str | None = None) -> list[Candidate]:
+        if not text or not text.strip():
+            return []
+        people = People(text)
+        found: list[Candidate] = []
+        carry: Carry | None = None
+        for sentence, is_question in sentences(text):
+            if carry is None and not _TRIGGER_RE.search(text, sentence.start, sentence.end):
+                continue
+            clauses = statement_clauses(text, sentence, is_question)
+            explicit = _EXPLICIT_RE.match(text, sentence.start, sentence.end) if clauses else None
+            if explicit is not None:
+                clauses = [Span(max(c.start, explicit.end()), c.end) for c in clauses if c.end > explicit.end()]
+            facts = self._facts(people, sentence, clauses, carry)
+            carry = self._carry(text, clauses, facts) if not is_question else None
+            if explicit is not None:
+                facts = [replace(f, confidence=HIGH) for f in facts] or self._explicit_context(text, clauses)
+            for fact in facts:
+                said, span = content(text, fact.span, clauses, fact.type)
+                if said:
+                    tags = tuple(sorted(fact.tags))
+                    found.append(Candidate(fact.type, said, fact.confidence, tags, span.start, span.end, self.name))
+        return merge_duplicates(found)
+
+    @staticmethod
+    def _facts(people: People, sentence: Span, clauses: Sequence[Span], carry: Carry | None) -> list[Fact]:
+        """Injuries first; a training response in a clause that states an injury is that injury."""
+        facts = [Fact(INJURY, i.span, i.tags, i.confidence) for i in injuries(people, sentence, clauses, carry)]
+        injured = SpanSet(f.span for f in facts)
+        for clause in clauses:
+            said = rule_facts(people, sentence, clause)
+            facts += [f for f in said if f.type is not RESPONSE or not injured.overlaps(clause)]
+        return facts
+
+    @staticmethod
+    def _carry(text: str, clauses: Sequence[Span], facts: Sequence[Fact]) -> Carry | None:
+        """A body part mentioned without a symptom at the end of a sentence, for "Knee. Sore again."."""
+        if not clauses or any(f.type is INJURY for f in facts):
+            return None
+        bodies = body_mentions(text, clauses[-1])
+        return (clauses[-1], bodies) if bodies else None
+
+    @staticmethod
+    def _explicit_context(text: str, clauses: Sequence[Span]) -> list[Fact]:
+        if not clauses:
+            return []
+        span = Span(clauses[0].start, clauses[-1].end)
+        return [Fact(MemoryType.CONTEXT, span, tuple(all_tags(text[span.start : span.end])), HIGH)]
+
+
+def merge_duplicates(candidates: Iterable[Candidate]) -> list[Candidate]:
+    """One candidate per fact: same type and same tags (or same content when untagged)."""
+    kept: dict[tuple[MemoryType, tuple[str, ...], str], Candidate] = {}
+    for c in candidates:
+        key = (c.type, c.tags, "" if c.tags else normalize(c.content))
+        previous = kept.get(key)
+        if previous is None:
+            kept[key] = c
+        elif CONFIDENCE_RANK[c.confidence] > CONFIDENCE_RANK[previous.confidence]:
+            kept[key] = replace(previous, confidence=c.confidence)
+    return list(kept.values())
+
+
+_DEFAULT_EXTRACTORS: tuple[Extractor, ...] = (RuleExtractor(),)
+
+
+def default_extractors() -> list[Extractor]:
+    return list(_DEFAULT_EXTRACTORS)
+
+
+def extract_memories(text: str, source: MemorySource, source_reference: str | None = None) -> list[Candidate]:
+    """Candidates from every default extractor, one per fact."""
+    try:
+        found = [c for e in _DEFAULT_EXTRACTORS for c in e.extract(text, source, source_reference)]
+    except RecursionError:  # pragma: no cover - defensive: extraction must never break ingestion
+        return []
+    return merge_duplicates(found)

@@ -1,0 +1,140 @@
+"""Who a clause is about, and whether a symptom is negated."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Iterator
+from itertools import accumulate, chain
+
+from domain.extraction.clauses import Span
+from domain.extraction.lexicon import APOSTROPHE as _A
+from domain.extraction.lexicon import BODY_WORDS, WORD_RE, words
+
+_OTHER_NOUNS = (
+    r"friends?|mates?|buddy|buddies|pal|wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|spouse|sons?|daughters?"
+    r"|kids?|child|children|brothers?|sisters?|siblings?|mum|mom|mother|dad|father|parents?|coach|physio|doctor"
+    r"|teammates?|colleagues?|neighbou?rs?|cousin|uncle|aunt|grandma|grandpa|baby|club\s*mates?"
+)
+_PERSON_REF_RE = re.compile(
+    r"(?P<other>\b(?:my|our|a|the|his|her|their)\s+(?:\w+\s+)?(?:" + _OTHER_NOUNS + r")\b"
+    r"|\b(?:he|she|him|her|his|hers|you|your|yours|they|them|their)\b)"
+    r"|(?P<self>\b(?:i|me|my|mine|myself)\b)",
+    re.IGNORECASE,
+)
+_COMMON_CAPITALISED = words(
+    "I It It's This That Today Yesterday Tonight Everything Nothing Run Race Pace Weather Legs Body Left Right Lower"
+    " Upper Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July"
+    " August September October November December Coach Physio Doctor Strava Garmin"
+)
+_NAME_RE = re.compile(
+    r"\b([A-Z][a-z]+)(?:" + _A + r"s\b|\s+(?=(?P<verb>has|had|says|said|thinks|told|keeps|got|tweaked|hurt|rolled"
+    r"|pulled|strained|sprained|twisted|complained)\b))"
+)
+_INHERITS_SUBJECT_RE = re.compile(
+    r"(?:has|had|have|is|was|got|gets|keeps|says|said|complains|complained)\b", re.IGNORECASE
+)
+
+_NEGATOR_RE = re.compile(r"^(?:no|not|zero|without|never|none|nothing|hardly|barely|\w+n" + _A + r"?t)$", re.IGNORECASE)
+_NEGATION_STOP = words("because as since when until after so and but then while")
+
+
+Mention = tuple[int, int, bool]  # start, how far its match reads (lookahead included), whether someone else
+
+
+def _person_refs(text: str, start: int, end: int) -> Iterator[Mention]:
+    for m in _PERSON_REF_RE.finditer(text, start, end):
+        yield m.start(), m.end(), m.group("other") is not None
+
+
+def _names(text: str, start: int, end: int) -> Iterator[Mention]:
+    for m in _NAME_RE.finditer(text, start, end):
+        if m.group(1) not in _COMMON_CAPITALISED and m.group(1).lower() not in BODY_WORDS:
+            yield m.start(), m.end("verb") if m.group("verb") is not None else m.end(), True
+
+
+Scan = Callable[[str, int, int], Iterator[Mention]]
+_SCANS: tuple[Scan, ...] = (_person_refs, _names)
+
+
+def _nearest(last_self: int, last_other: int) -> str | None:
+    """Who is mentioned last, given where the last mention of each kind starts: "other", "self" or None."""
+    if last_self < 0 and last_other < 0:
+        return None
+    return "other" if last_other > last_self else "self"
+
+
+def _last_of_each(mentions: Iterable[Mention]) -> tuple[int, int]:
+    last_self = last_other = -1
+    for start, _, other in mentions:
+        if other:
+            last_other = max(last_other, start)
+        else:
+            last_self = max(last_self, start)
+    return last_self, last_other
+
+
+def _with_mention(last: tuple[int, int], mention: Mention) -> tuple[int, int]:
+    start, _, other = mention
+    return (last[0], start) if other else (start, last[1])
+
+
+class _Scanned:
+    """One scan's mentions in a sentence, in text order, with the last of each kind up to each one."""
+
+    def __init__(self, scan: Scan, text: str, sentence: Span) -> None:
+        self.scan, self.text = scan, text
+        self.mentions = list(scan(text, sentence.start, sentence.end))
+        self.reaches = [reach for _, reach, _ in self.mentions]
+        self.last = list(accumulate(self.mentions, _with_mention, initial=(-1, -1)))
+
+    def last_before(self, end: int) -> tuple[int, int]:
+        """What a scan from the sentence start up to `end` would find last, of each kind."""
+        inside = bisect_right(self.reaches, end)
+        last_self, last_other = self.last[inside]
+        if inside < len(self.mentions) and self.mentions[inside][0] < end:
+            # This mention reads across `end`: a scan stopping at `end` reads that stretch differently.
+            more_self, more_other = _last_of_each(self.scan(self.text, self.mentions[inside][0], end))
+            last_self, last_other = max(last_self, more_self), max(last_other, more_other)
+        return last_self, last_other
+
+
+class People:
+    """Who a clause is about: the nearest person mentioned before the fact, in the clause or, for a
+    clause that starts with a verb ("..., has knee pain"), earlier in the sentence.
+
+    The sentence's mentions are found once: scanning it again for every clause made a long
+    sentence of many clauses quadratic.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._sentence: Span | None = None
+        self._scanned: list[_Scanned] = []
+
+    def _earlier_in_sentence(self, sentence: Span, end: int) -> str | None:
+        if end <= sentence.start:
+            return None
+        if sentence != self._sentence:
+            self._sentence, self._scanned = sentence, [_Scanned(scan, self.text, sentence) for scan in _SCANS]
+        lasts = [scanned.last_before(end) for scanned in self._scanned]
+        return _nearest(max(s for s, _ in lasts), max(o for _, o in lasts))
+
+    def about_someone_else(self, sentence: Span, clause: Span, anchor: int) -> bool:
+        """True when the nearest person mentioned before `anchor` is not the athlete."""
+        in_clause = chain.from_iterable(scan(self.text, clause.start, anchor) for scan in _SCANS)
+        kind = _nearest(*_last_of_each(in_clause))
+        if kind is None and _INHERITS_SUBJECT_RE.match(self.text, clause.start, clause.end):
+            kind = self._earlier_in_sentence(sentence, clause.start)
+        return kind == "other"
+
+
+def negated(text: str, clause: Span, symptom: re.Match[str]) -> bool:
+    before = WORD_RE.findall(text, max(clause.start, symptom.start() - 60), symptom.start())
+    for word in reversed(before[-4:]):
+        if word.lower() in _NEGATION_STOP:
+            return False
+        if _NEGATOR_RE.match(word):
+            return True
+    after = text[symptom.end() : symptom.end() + 6].lower()
+    return after.startswith(("-free", " free"))

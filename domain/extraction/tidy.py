@@ -1,0 +1,205 @@
+"""Evidence into content: filler stripped, first person turned into a third-person statement.
+
+"I prefer morning runs" becomes "Prefers morning runs"; a fragment under three words grows into
+its neighbouring clauses, and failing that becomes a short statement ("Reported sore knee").
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+
+from domain.content import MAX_CONTENT as MAX_CONTENT_CHARS
+from domain.enums import MemoryType
+from domain.extraction.clauses import Span, span_end, span_start
+from domain.extraction.lexicon import ANY_BODY_PART, BODY_WORDS, words
+from domain.extraction.lexicon import APOSTROPHE as _A
+
+MIN_CONTENT_WORDS = 3
+_MAX_GROWTH = 8  # neighbouring clauses a fragment may take in; bounds the work on pathological input
+
+_LEADING_FILLER_RE = re.compile(
+    r"^(?:(?:and|but|so|also|then|plus|oh|ah|ugh|well|anyway|anyways|btw|fyi|ps|honestly|tbh|basically|actually"
+    r"|yeah|yes|ok|okay|hey|hi|just\s+so\s+you\s+know|just\s+a\s+quick\s+note|quick\s+note)\b[\s,:;!.-]*)+",
+    re.IGNORECASE,
+)
+_TRAILING_PUNCTUATION = frozenset(",;:.!?-–—")
+_TRAILING_WORD_RE = re.compile(r"\s(?:though|tbh|lol|haha|imo|anyways?)\Z", re.IGNORECASE)
+_TRAILING_WORD_WINDOW = len(" anyways")
+
+
+def strip_trailing_filler(text: str) -> str:
+    """Drop trailing spaces, punctuation and filler words: "knee sore, tbh!" becomes "knee sore".
+
+    Scanning back from the end keeps this linear. A regex anchored with `$` is tried at every
+    position, and the one this replaces nested its repetitions, which made a run of dashes
+    before a letter take exponential time.
+    """
+    end = len(text)
+    while True:
+        while end and (text[end - 1] in _TRAILING_PUNCTUATION or text[end - 1].isspace()):
+            end -= 1
+        word = _TRAILING_WORD_RE.search(text, max(0, end - _TRAILING_WORD_WINDOW), end)
+        if word is None:
+            return text[:end]
+        end = word.start()
+
+
+def _strip_filler(text: str) -> str:
+    return strip_trailing_filler(_LEADING_FILLER_RE.sub("", text))
+
+
+_SIDE_OR_BODY = r"(?:(?:left|right|lower|upper)\s+)?(?:" + ANY_BODY_PART + r")\b"
+_LEADING_MY_BODY_RE = re.compile(r"^my\s+(?=" + _SIDE_OR_BODY + r")", re.IGNORECASE)
+_LEADING_SUBJECT_RE = re.compile(
+    r"^(?P<s>i" + _A + r"m|i\s+am|i" + _A + r"ve|i" + _A + r"d|i" + _A + r"ll|my|i)\b\s*", re.IGNORECASE
+)
+_MID_REPLACEMENTS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(p, re.IGNORECASE), r)
+    for p, r in (
+        (r"\bi" + _A + r"m\b", "they're"),
+        (r"\bi\s+am\b", "they are"),
+        (r"\bi\s+was\b", "they were"),
+        (r"\bi" + _A + r"ve\b", "they've"),
+        (r"\bi" + _A + r"d\b", "they'd"),
+        (r"\bi" + _A + r"ll\b", "they'll"),
+        (r"(?<![\w.'’])i(?![\w.'’])", "they"),
+        (r"\bmyself\b", "themselves"),
+        (r"\bmine\b", "theirs"),
+        (r"\bme\b", "them"),
+        (r"\bmy\s+(?=" + _SIDE_OR_BODY + r")", ""),
+        (r"\bmy\b", "their"),
+    )
+)
+_ADVERBS = words(
+    "really absolutely genuinely actually definitely honestly just still also much generally usually normally always"
+    " mostly typically totally often sometimes never rarely only kinda"
+)
+_IRREGULAR = {
+    "have": "has",
+    "do": "does",
+    "go": "goes",
+    "am": "is",
+    "are": "is",
+    "be": "is",
+    "don't": "doesn't",
+    "don’t": "doesn’t",
+    "dont": "doesn't",
+    "haven't": "hasn't",
+    "haven’t": "hasn’t",
+}
+_UNCHANGED = words(
+    "can could will would should might must may shall cannot can't won't wouldn't couldn't shouldn't did didn't was"
+    " wasn't had hadn't hurt felt got ran tore took went came made left kept put set cut hit fell broke"
+    " wore spent"
+)
+_SUBJECT_REPLACEMENTS = {"i'm": "is", "i am": "is", "i've": "has", "i'd": "would", "i'll": "will", "my": "their"}
+_CONTROL_RE = re.compile(r"\s+")
+
+
+def _third_person_verb(word: str) -> str:
+    lower = word.lower()
+    if lower in _IRREGULAR:
+        return _IRREGULAR[lower]
+    past = lower.endswith("ed") and not lower.endswith("eed")
+    if lower in _UNCHANGED or past or not word.isalpha() or not word.isascii():
+        return word
+    if lower.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return word + "es"
+    if len(lower) > 1 and lower.endswith("y") and lower[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + "s"
+
+
+def _third_person(content: str) -> str:
+    m = _LEADING_MY_BODY_RE.match(content)
+    if m:
+        content = content[m.end() :]
+    else:
+        m = _LEADING_SUBJECT_RE.match(content)
+        if m:
+            subject = m.group("s").lower().replace("’", "'")
+            rest = content[m.end() :]
+            if subject in _SUBJECT_REPLACEMENTS:
+                content = f"{_SUBJECT_REPLACEMENTS[subject]} {rest}"
+            else:
+                parts = rest.split(" ")
+                i = 0
+                while i < len(parts) - 1 and parts[i].lower() in _ADVERBS:
+                    i += 1
+                if parts[i]:
+                    parts[i] = _third_person_verb(parts[i])
+                content = " ".join(parts)
+    for pattern, replacement in _MID_REPLACEMENTS:
+        content = pattern.sub(replacement, content)
+    return content
+
+
+def _clean(raw: str) -> str:
+    text = "".join(" " if unicodedata.category(ch)[0] in "CZ" else ch for ch in raw)
+    return _CONTROL_RE.sub(" ", text).strip()
+
+
+def _tidy(raw: str) -> str:
+    content = _clean(raw)
+    content = _third_person(_strip_filler(content)).strip()
+    if not content:
+        return ""
+    content = content[0].upper() + content[1:]
+    if len(content) > MAX_CONTENT_CHARS:
+        content = content[:MAX_CONTENT_CHARS].rsplit(" ", 1)[0] or content[:MAX_CONTENT_CHARS]
+    return content[:MAX_CONTENT_CHARS]
+
+
+def _word_count(content: str) -> int:
+    return len(content.split())
+
+
+def content(text: str, span: Span, clauses: Sequence[Span], type_: MemoryType) -> tuple[str, Span]:
+    """Tidy the evidence; a fragment under three words grows into its neighbouring clauses."""
+    tidied = _tidy(text[span.start : span.end])
+    if _word_count(tidied) < MIN_CONTENT_WORDS and clauses:
+        first = bisect_right(clauses, span.start, key=span_end)
+        first = 0 if first == len(clauses) else first
+        last = bisect_left(clauses, span.end, key=span_start) - 1
+        last = first if last < 0 else last
+        for _ in range(_MAX_GROWTH):
+            if _word_count(tidied) >= MIN_CONTENT_WORDS or (first == 0 and last == len(clauses) - 1):
+                break
+            if last < len(clauses) - 1:
+                last += 1
+            else:
+                first -= 1
+            span = Span(min(span.start, clauses[first].start), max(span.end, clauses[last].end))
+            tidied = _tidy(text[span.start : span.end])
+    if tidied and _word_count(tidied) < MIN_CONTENT_WORDS:
+        tidied = _short_statement(text[span.start : span.end], tidied, type_)
+    return tidied, span
+
+
+_FIRST_PERSON_START_RE = re.compile(r"(?:i\b|i" + _A + r"|my\b)", re.IGNORECASE)
+_ADJ_AFTER_BODY_RE = re.compile(
+    r"((?:left|right|lower|upper)\s+)?(\w+)\s+(sore|tight|stiff|swollen|achy|tender|painful|niggly)", re.IGNORECASE
+)
+
+
+def _short_statement(raw: str, content: str, type_: MemoryType) -> str:
+    """At least three words: "I swim" becomes "Says they swim", "Knee sore" becomes "Reported sore knee"."""
+    cleaned = _strip_filler(_clean(raw))
+    if _FIRST_PERSON_START_RE.match(cleaned):
+        first, *others = cleaned.split(" ", 1)
+        subject = "Their" if first.lower() == "my" else "They" + first[1:].replace("’", "'").lower()
+        rest = others[0] if others else ""
+        for pattern, replacement in _MID_REPLACEMENTS[:-2]:
+            rest = pattern.sub(replacement, rest)
+        statement = f"{subject} {rest}".strip()
+        if _word_count(statement) < MIN_CONTENT_WORDS:
+            statement = f"Says {statement[0].lower()}{statement[1:]}"
+        return statement[:MAX_CONTENT_CHARS]
+    flipped = _ADJ_AFTER_BODY_RE.fullmatch(content)
+    if flipped and flipped.group(2).lower() in BODY_WORDS:
+        content = f"{flipped.group(3)} {flipped.group(1) or ''}{flipped.group(2)}".lower()
+    prefix = "Reported" if type_ in (MemoryType.INJURY_HISTORY, MemoryType.TRAINING_RESPONSE) else "Mentioned"
+    return f"{prefix} {content[0].lower()}{content[1:]}"[:MAX_CONTENT_CHARS]
