@@ -23,6 +23,22 @@ class SystemActor:
     label: str = SYSTEM_LABEL
 
 
+@dataclass(frozen=True)
+class TokenActor(SystemActor):
+    """The coaching system calling with one API token; audit events name the token.
+
+    It is an actor kind of its own: no permission check admits it (routes check its scopes),
+    not even `require_admin_or_system`.
+    """
+
+    token_id: int = 0
+    token_name: str = ""
+
+
+def token_actor(token_id: int, name: str) -> TokenActor:
+    return TokenActor(label=f"token:{name}", token_id=token_id, token_name=name)
+
+
 SYSTEM = SystemActor()
 Actor = User | SystemActor
 
@@ -53,6 +69,8 @@ def require_athlete(actor: Actor | None) -> User:
 
 def require_admin_or_system(actor: Actor | None) -> Actor:
     """For what an admin may do and the system does on its own: accounts, retention."""
+    if isinstance(actor, TokenActor):
+        raise PermissionDenied("An API token cannot do that.")
     if isinstance(actor, SystemActor):
         return actor
     return require_admin(actor)

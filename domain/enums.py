@@ -74,6 +74,10 @@ class AuditAction(StrEnum):
     USER_ENABLE = "user_enable"
     USER_ROLE = "user_role"
     USER_PASSWORD_RESET = "user_password_reset"
+    HIDE = "hide"
+    UNHIDE = "unhide"
+    TOKEN_CREATE = "token_create"
+    TOKEN_REVOKE = "token_revoke"
 
 
 REMOVAL_ACTIONS = frozenset({AuditAction.HARD_DELETE, AuditAction.PURGE})
@@ -88,6 +92,7 @@ class AuditTarget(StrEnum):
     USER = "user"
     SOURCE_TEXT = "source_text"
     RETENTION = "retention"
+    API_TOKEN = "api_token"
 
 
 class AccessKind(StrEnum):
@@ -101,6 +106,13 @@ class AccessKind(StrEnum):
     ADMIN_EXPORT_AUDIT = "admin_export_audit"
     ADMIN_VIEW_USERS = "admin_view_users"
     ADMIN_VIEW_RETENTION = "admin_view_retention"
+
+
+class ApiScope(StrEnum):
+    """What an API token may do. The values are stored."""
+
+    INGEST = "ingest"
+    READ = "read"
 
 
 LOGIN_KINDS = frozenset({AccessKind.LOGIN, AccessKind.LOGIN_FAILED})

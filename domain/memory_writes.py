@@ -38,6 +38,7 @@ def snapshot(memory: Memory) -> dict[str, Any]:
         "source_reference": memory.source_reference,
         "status": memory.status.value,
         "superseded_by": memory.superseded_by_id,
+        "hidden_from_coach": bool(memory.hidden_from_coach),
         "version": memory.version,
     }
 
@@ -161,4 +162,19 @@ def supersede(session: Session, actor: Actor, old: Memory, *, by: Memory) -> Non
         touch=False,
         changes={"status": MemoryStatus.ARCHIVED, "archived_at": utcnow(), "superseded_by_id": by.id},
         reason=f"Replaced by memory #{by.id}",
+    )
+
+
+def set_hidden_from_coach(
+    session: Session, actor: Actor, memory: Memory, *, hidden: bool, expected_version: int | None = None
+) -> Memory:
+    """Hide a memory from the coach or show it again; it stays the athlete's, unchanged otherwise."""
+    return change_memory(
+        session,
+        actor,
+        memory,
+        action=AuditAction.HIDE if hidden else AuditAction.UNHIDE,
+        changes={"hidden_from_coach": hidden},
+        expected_version=expected_version,
+        touch=False,
     )

@@ -15,6 +15,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -73,7 +74,18 @@ class User(Base):
 
 
 class ApiToken(Base):
+    """A bearer token of the coaching system; only the sha256 of its secret is stored."""
+
     __tablename__ = "api_tokens"
+    __table_args__ = (
+        Index(
+            "ux_api_tokens_active_name",
+            "name",
+            unique=True,
+            sqlite_where=text("revoked_at IS NULL"),
+            postgresql_where=text("revoked_at IS NULL"),
+        ),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(120))
@@ -81,6 +93,8 @@ class ApiToken(Base):
     scopes: Mapped[list[str]] = mapped_column(JSON, default=list)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     revoked_at: Mapped[datetime | None] = mapped_column(default=None)
+    created_by: Mapped[str | None] = mapped_column(String(140), default=None)
+    last_used_at: Mapped[datetime | None] = mapped_column(default=None)
 
 
 class Memory(Base):
@@ -108,6 +122,7 @@ class Memory(Base):
     archived_at: Mapped[datetime | None] = mapped_column(default=None)
     superseded_by_id: Mapped[int | None] = mapped_column(ForeignKey("memories.id", ondelete="SET NULL"), default=None)
     expires_at: Mapped[datetime | None] = mapped_column(default=None)
+    hidden_from_coach: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
     version: Mapped[int] = mapped_column(Integer, nullable=False)
 
     __mapper_args__ = {"version_id_col": version}  # noqa: RUF012
@@ -208,6 +223,34 @@ class AccessEvent(Base):
     kind: Mapped[AccessKind] = mapped_column(_enum(AccessKind, "access_kind", length=40, checked=False))
     athlete_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), default=None)
     detail: Mapped[str | None] = mapped_column(Text, default=None)
+
+
+class CoachRead(Base):
+    """One read of an athlete's memory by the coaching system: what it asked, which token."""
+
+    __tablename__ = "coach_reads"
+    __table_args__ = (Index("ix_coach_reads_athlete_at", "athlete_id", "at"), Index("ix_coach_reads_at", "at"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+    athlete_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    token_id: Mapped[int | None] = mapped_column(ForeignKey("api_tokens.id", ondelete="SET NULL"), default=None)
+    token_name: Mapped[str] = mapped_column(String(120))
+    kind: Mapped[str] = mapped_column(String(20))
+    query: Mapped[str | None] = mapped_column(Text, default=None)
+    max_tokens: Mapped[int | None] = mapped_column(Integer, default=None)
+    block: Mapped[str | None] = mapped_column(Text, default=None)
+
+
+class CoachReadMemory(Base):
+    """A memory one coach read served, at its place in the answer (0 first)."""
+
+    __tablename__ = "coach_read_memories"
+    __table_args__ = (Index("ix_coach_read_memories_memory", "memory_id", "read_id"),)
+
+    read_id: Mapped[int] = mapped_column(ForeignKey("coach_reads.id", ondelete="CASCADE"), primary_key=True)
+    memory_id: Mapped[int] = mapped_column(ForeignKey("memories.id", ondelete="CASCADE"), primary_key=True)
+    position: Mapped[int] = mapped_column(Integer)
 
 
 GENESIS_HASH = "0" * 64

@@ -82,6 +82,10 @@ ACTION_LABELS: dict[AuditAction, str] = {
     AuditAction.USER_ENABLE: "Enabled user",
     AuditAction.USER_ROLE: "Changed role",
     AuditAction.USER_PASSWORD_RESET: "Reset password",
+    AuditAction.HIDE: "Hidden from coach",
+    AuditAction.UNHIDE: "Shown to coach again",
+    AuditAction.TOKEN_CREATE: "Created API token",
+    AuditAction.TOKEN_REVOKE: "Revoked API token",
 }
 """The audit log's words for every action, as admins read them."""
 
@@ -95,6 +99,8 @@ ATHLETE_ACTION_LABELS: dict[AuditAction, str] = {
     AuditAction.REVERT: "Earlier version restored",
     AuditAction.COUNT_AGAIN: "Seen again",
     AuditAction.SUPERSEDE: "Replaced",
+    AuditAction.HIDE: "Hidden from your coach",
+    AuditAction.UNHIDE: "Shown to your coach again",
 }
 """A memory's history as its athlete reads it, in their own terms; other actions use ACTION_LABELS."""
 

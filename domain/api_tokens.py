@@ -1,0 +1,170 @@
+"""API tokens of the coaching system: created, listed and revoked by an admin or the system (the CLI),
+checked on every API request.
+
+A token is `mr_` and 43 URL-safe characters (256 random bits). Only its sha256 is stored: a
+high-entropy secret needs no slow hash, and a stolen table gives no usable token. The secret is
+shown once, when the token is made.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from domain import audit
+from domain.actors import Actor, TokenActor, actor_identity, require_admin_or_system, token_actor
+from domain.enums import ApiScope, AuditAction, AuditTarget
+from domain.errors import AuthenticationFailed, InvalidInput, NotFound
+from domain.models import ApiToken
+from domain.types import utcnow
+
+PREFIX = "mr_"
+MAX_SECRET = 100
+NAME_PATTERN = re.compile(r"^[A-Za-z][A-Za-z0-9._-]{0,63}$")
+LAST_USED_EVERY = timedelta(minutes=1)  # last_used_at is a hint, not a log: at most one write a minute
+NOT_FOUND = "API token not found."
+SCOPE_VALUES = frozenset(s.value for s in ApiScope)
+
+
+@dataclass(frozen=True)
+class NewToken:
+    token: ApiToken
+    secret: str  # shown once; never stored
+
+
+@dataclass(frozen=True)
+class Caller:
+    """An authenticated token, as a request carries it (plain data, safe across threads)."""
+
+    token_id: int
+    name: str
+    scopes: frozenset[ApiScope]
+
+    @property
+    def actor(self) -> TokenActor:
+        return token_actor(self.token_id, self.name)
+
+
+def secret_hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def parse_scopes(values: Iterable[str]) -> list[ApiScope]:
+    scopes: list[ApiScope] = []
+    for raw in values:
+        value = raw.strip().lower()
+        if not value:
+            continue
+        try:
+            scope = ApiScope(value)
+        except ValueError:
+            allowed = ", ".join(s.value for s in ApiScope)
+            raise InvalidInput(f"Scope: unknown value {raw[:40]!r}; allowed: {allowed}.", field="scopes") from None
+        if scope not in scopes:
+            scopes.append(scope)
+    if not scopes:
+        raise InvalidInput("Scope: give at least one of ingest, read.", field="scopes")
+    return sorted(scopes)
+
+
+def _active(session: Session, name: str) -> ApiToken | None:
+    return session.scalar(select(ApiToken).where(ApiToken.name == name, ApiToken.revoked_at.is_(None)))
+
+
+def create_token(session: Session, actor: Actor | None, *, name: str, scopes: Iterable[str]) -> NewToken:
+    who = require_admin_or_system(actor)
+    name = name.strip()
+    if not NAME_PATTERN.match(name):
+        raise InvalidInput(
+            "Name: 1–64 characters, letters, digits, '.', '_' or '-', starting with a letter.", field="name"
+        )
+    scope_list = parse_scopes(scopes)
+    if _active(session, name) is not None:
+        raise InvalidInput(f"Name: a token named '{name}' exists; revoke it first.", field="name")
+    secret = PREFIX + secrets.token_urlsafe(32)
+    token = ApiToken(
+        name=name,
+        token_hash=secret_hash(secret),
+        scopes=[s.value for s in scope_list],
+        created_at=utcnow(),
+        created_by=actor_identity(who)[1],
+    )
+    session.add(token)
+    session.flush()
+    audit.record(
+        session,
+        actor=who,
+        action=AuditAction.TOKEN_CREATE,
+        target_type=AuditTarget.API_TOKEN,
+        target_id=token.id,
+        athlete_id=None,
+        after={"name": name, "scopes": list(token.scopes)},
+    )
+    return NewToken(token, secret)
+
+
+def list_tokens(session: Session, actor: Actor | None, *, include_revoked: bool = True) -> list[ApiToken]:
+    """Active tokens first, then revoked ones; newest first within each."""
+    require_admin_or_system(actor)
+    stmt = select(ApiToken)
+    if not include_revoked:
+        stmt = stmt.where(ApiToken.revoked_at.is_(None))
+    return list(session.scalars(stmt.order_by(ApiToken.revoked_at.is_not(None), ApiToken.id.desc())))
+
+
+def revoke_token(session: Session, actor: Actor | None, *, name_or_id: str | int) -> ApiToken:
+    """Revoke by id (digits) or by the name of an active token. Revoking twice changes nothing."""
+    who = require_admin_or_system(actor)
+    key = str(name_or_id).strip()
+    token = session.get(ApiToken, int(key)) if key.isdigit() else _active(session, key)
+    if token is None:
+        raise NotFound(NOT_FOUND)
+    if token.revoked_at is not None:
+        return token
+    token.revoked_at = utcnow()
+    session.flush()
+    audit.record(
+        session,
+        actor=who,
+        action=AuditAction.TOKEN_REVOKE,
+        target_type=AuditTarget.API_TOKEN,
+        target_id=token.id,
+        athlete_id=None,
+        before={"name": token.name, "scopes": list(token.scopes), "revoked": False},
+        after={"name": token.name, "scopes": list(token.scopes), "revoked": True},
+    )
+    return token
+
+
+def authenticate(session: Session, secret: str) -> Caller:
+    """The active token this secret belongs to; AuthenticationFailed for anything else.
+
+    The lookup is by hash, so its timing says nothing about the secret; the final comparison
+    is constant-time all the same.
+    """
+    if not secret.startswith(PREFIX) or len(secret) > MAX_SECRET:
+        raise AuthenticationFailed("Invalid API token.")
+    wanted = secret_hash(secret)
+    token = session.scalar(select(ApiToken).where(ApiToken.token_hash == wanted))
+    if token is None or not hmac.compare_digest(token.token_hash, wanted):
+        raise AuthenticationFailed("Invalid API token.")
+    if token.revoked_at is not None:
+        raise AuthenticationFailed("This API token was revoked.")
+    scopes = frozenset(ApiScope(s) for s in token.scopes if s in SCOPE_VALUES)
+    return Caller(token_id=token.id, name=token.name, scopes=scopes)
+
+
+def note_use(session: Session, token_id: int, *, now: datetime | None = None) -> None:
+    """Keep last_used_at roughly current without writing it on every request."""
+    now = now or utcnow()
+    token = session.get(ApiToken, token_id)
+    if token is not None and (token.last_used_at is None or now - token.last_used_at >= LAST_USED_EVERY):
+        token.last_used_at = now

@@ -1,0 +1,128 @@
+"""The record of what the coaching system read: every API read of an athlete's memory, with the
+token, the query, and which memories it served. The athlete reads it back (the read log, "used
+by your coach N times"); retention removes reads older than the access-event period.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal
+
+from sqlalchemy import delete, func, insert, select
+from sqlalchemy.orm import Session
+
+from domain.actors import require_athlete
+from domain.api_tokens import Caller
+from domain.models import CoachRead, CoachReadMemory, User
+from domain.types import utcnow
+
+ReadKind = Literal["context", "memories"]
+MAX_LOG = 200
+MAX_QUERY_STORED = 1000
+CHUNK = 500
+
+
+@dataclass(frozen=True)
+class ReadEntry:
+    """One read as the athlete sees it; `memory_ids` in the order they were served."""
+
+    id: int
+    at: datetime
+    token_name: str
+    kind: str
+    query: str | None
+    block: str | None
+    memory_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Usage:
+    count: int
+    last_at: datetime | None
+
+
+def record_read(
+    session: Session,
+    caller: Caller,
+    *,
+    athlete_id: int,
+    kind: ReadKind,
+    memory_ids: Sequence[int],
+    query: str | None = None,
+    max_tokens: int | None = None,
+    block: str | None = None,
+    at: datetime | None = None,
+) -> CoachRead:
+    read = CoachRead(
+        at=at or utcnow(),
+        athlete_id=athlete_id,
+        token_id=caller.token_id,
+        token_name=caller.name,
+        kind=kind,
+        query=query[:MAX_QUERY_STORED] if query is not None else None,
+        max_tokens=max_tokens,
+        block=block,
+    )
+    session.add(read)
+    session.flush()
+    if memory_ids:
+        rows = [{"read_id": read.id, "memory_id": mid, "position": i} for i, mid in enumerate(memory_ids)]
+        session.execute(insert(CoachReadMemory), rows)
+    return read
+
+
+def coach_reads_for(
+    session: Session, actor: User | None, *, limit: int = 20, before_id: int | None = None
+) -> list[ReadEntry]:
+    """My coach's recent reads of my memory, newest first; `before_id` pages back."""
+    athlete = require_athlete(actor)
+    stmt = select(CoachRead).where(CoachRead.athlete_id == athlete.id)
+    if before_id is not None:
+        stmt = stmt.where(CoachRead.id < before_id)
+    reads = list(session.scalars(stmt.order_by(CoachRead.id.desc()).limit(max(1, min(limit, MAX_LOG)))))
+    served: dict[int, list[int]] = {read.id: [] for read in reads}
+    if reads:
+        links = session.execute(
+            select(CoachReadMemory.read_id, CoachReadMemory.memory_id)
+            .where(CoachReadMemory.read_id.in_(list(served)))
+            .order_by(CoachReadMemory.read_id, CoachReadMemory.position)
+        )
+        for read_id, memory_id in links:
+            served[read_id].append(memory_id)
+    return [ReadEntry(r.id, r.at, r.token_name, r.kind, r.query, r.block, tuple(served[r.id])) for r in reads]
+
+
+def usage_counts(session: Session, actor: User | None, memory_ids: Sequence[int]) -> dict[int, Usage]:
+    """How often the coach was served each of my memories, and when last; absent ids were never served."""
+    athlete = require_athlete(actor)
+    usage: dict[int, Usage] = {}
+    wanted = sorted(set(memory_ids))
+    for start in range(0, len(wanted), CHUNK):
+        rows = session.execute(
+            select(CoachReadMemory.memory_id, func.count(), func.max(CoachRead.at))
+            .join(CoachRead, CoachRead.id == CoachReadMemory.read_id)
+            .where(CoachReadMemory.memory_id.in_(wanted[start : start + CHUNK]), CoachRead.athlete_id == athlete.id)
+            .group_by(CoachReadMemory.memory_id)
+        )
+        for memory_id, count, last_at in rows:
+            usage[memory_id] = Usage(count=count, last_at=last_at)
+    return usage
+
+
+def reads_before(session: Session, cutoff: datetime) -> list[int]:
+    return list(session.scalars(select(CoachRead.id).where(CoachRead.at < cutoff).order_by(CoachRead.id)))
+
+
+def purge_reads(session: Session, read_ids: Sequence[int], cutoff: datetime) -> list[int]:
+    """Remove the listed reads still older than `cutoff` (their memory links go with them)."""
+    removed: list[int] = []
+    for start in range(0, len(read_ids), CHUNK):
+        chunk = list(read_ids[start : start + CHUNK])
+        due = list(session.scalars(select(CoachRead.id).where(CoachRead.id.in_(chunk), CoachRead.at < cutoff)))
+        if due:
+            session.execute(delete(CoachReadMemory).where(CoachReadMemory.read_id.in_(due)))
+            session.execute(delete(CoachRead).where(CoachRead.id.in_(due)))
+        removed += due
+    return sorted(removed)
