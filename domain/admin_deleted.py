@@ -113,7 +113,7 @@ def _filtered(session: Session, query: DeletedQuery) -> Select[Memory]:
     if query.deleted_to is not None:
         stmt = stmt.where(Memory.deleted_at < day_start(query.deleted_to + timedelta(days=1)))
     if query.text.strip():
-        stmt = stmt.where(text_match(session, query.text))
+        stmt = stmt.where(text_match(session, query.text, query.athlete_id))
     return stmt
 
 

@@ -77,14 +77,14 @@ def list_memories(
     query = query or MemoryQuery()
     owner_id = _owner_scope(actor, athlete_id)
     stmt = select(Memory).where(Memory.athlete_id == owner_id)
-    stmt = _filtered(session, stmt, query)
+    stmt = _filtered(session, stmt, query, owner_id)
     total = session.scalar(select(func.count()).select_from(stmt.subquery())) or 0
     limit = max(1, min(query.limit, MAX_PAGE))
     items = list(session.scalars(_sorted(stmt, query.sort).limit(limit).offset(max(0, query.offset))))
     return MemoryPage(items=items, total=total)
 
 
-def _filtered(session: Session, stmt: Select[Memory], query: MemoryQuery) -> Select[Memory]:
+def _filtered(session: Session, stmt: Select[Memory], query: MemoryQuery, owner_id: int) -> Select[Memory]:
     if query.types:
         stmt = stmt.where(Memory.type.in_(query.types))
     if query.sources:
@@ -92,7 +92,7 @@ def _filtered(session: Session, stmt: Select[Memory], query: MemoryQuery) -> Sel
     if query.confidences:
         stmt = stmt.where(Memory.confidence.in_(query.confidences))
     if query.text.strip():
-        stmt = stmt.where(text_match(session, query.text))
+        stmt = stmt.where(text_match(session, query.text, owner_id))
     return stmt
 
 

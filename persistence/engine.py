@@ -8,6 +8,8 @@ from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
 
+from domain.search import OWNED_TOKENS_FUNCTION, owned_tokens
+
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 IMMEDIATE = "memory_review_immediate"
 
@@ -39,6 +41,8 @@ def _sqlite_engine(url: str, **kwargs: Any) -> Engine:
         cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
         cursor.execute("PRAGMA synchronous=FULL")
         cursor.close()
+        # The search index's triggers call it (domain/search.py says why).
+        dbapi_connection.create_function(OWNED_TOKENS_FUNCTION, 3, owned_tokens, deterministic=True)
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:
