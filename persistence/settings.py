@@ -31,6 +31,7 @@ class Settings(BaseSettings):
     archived_retention_days: int = 90
     proposal_retention_days: int = 90
     access_event_retention_days: int = 90
+    api_rate_limit: str = "120/minute"  # per API token, moving window; the `limits` notation, e.g. "10/second"
 
     @property
     def proposal_max_age(self) -> timedelta:

@@ -11,7 +11,9 @@ from starlette.responses import Response
 from domain.models import User
 
 PAGE_USER_KEY = "page_user_id"  # in app.storage.client: whom the open page was built for
-PUBLIC_PREFIXES = ("/login", "/_nicegui", "/assets", "/api/", "/favicon")
+# /api/ is not public: ui.api.gate refuses it without a bearer token, and every API route checks
+# the token; a session cookie counts for nothing there. /docs and /openapi.json describe the API.
+PUBLIC_PREFIXES = ("/login", "/_nicegui", "/assets", "/api/", "/favicon", "/docs", "/redoc", "/openapi.json")
 
 
 def log_in(user: User) -> None:

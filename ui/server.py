@@ -15,6 +15,7 @@ from persistence.ready import ready_engine
 from persistence.settings import Settings
 from persistence.uow import unit_of_work
 from ui import runtime
+from ui.api.setup import api_docs, install_api
 from ui.assets import ASSETS, stylesheet
 from ui.auth import LoginRequired
 
@@ -35,6 +36,7 @@ def prepare(settings: Settings, *, demo: bool) -> bool:
     _set_up_theme()
     _register_pages()
     app.add_middleware(LoginRequired)
+    install_api(settings)  # its gate is outermost: /api/ never reaches the login redirect without a token
     app.add_static_files("/assets", str(ASSETS / "static"))
     return loaded
 
@@ -83,5 +85,6 @@ def run(settings: Settings, *, demo: bool, host: str, port: int) -> None:
         reload=False,
         show=False,
         show_welcome_message=False,
+        fastapi_docs=api_docs(),
         language="en-US",
     )

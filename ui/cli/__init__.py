@@ -14,7 +14,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pydantic import ValidationError
 
 from persistence.settings import Settings
-from ui.cli import audit, db, ingest, purge, serve, users
+from ui.cli import audit, db, ingest, purge, serve, tokens, users
 from ui.cli.command import Handler
 from ui.cli.errors import CommandError, one_line
 
@@ -48,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
     for register in (serve.register, db.register, users.register, audit.register, ingest.register, purge.register):
         register(commands)
+    tokens.register(commands)
     return parser
 
 

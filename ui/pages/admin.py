@@ -11,6 +11,7 @@ from domain.enums import Role
 from ui.components.admin_audit import AuditTab
 from ui.components.admin_deleted import DeletedTab
 from ui.components.admin_retention import RetentionTab
+from ui.components.admin_tokens import TokensTab
 from ui.components.admin_users import UsersTab
 from ui.components.frame import frame
 from ui.pages.guard import page_user
@@ -32,6 +33,7 @@ async def admin_page() -> None:
             ui.tab("audit", "Audit log", icon="history")
             ui.tab("users", "Users", icon="group")
             ui.tab("retention", "Retention", icon="auto_delete")
+            ui.tab("tokens", "Tokens", icon="key")
         views: dict[str, Tab] = {}
         with ui.tab_panels(tabs, value="deleted").classes("w-full") as panels:
             with ui.tab_panel("deleted").classes("gap-3"):
@@ -43,6 +45,8 @@ async def admin_page() -> None:
                 views["users"] = UsersTab()
             with ui.tab_panel("retention").classes("gap-3"):
                 views["retention"] = RetentionTab()
+            with ui.tab_panel("tokens").classes("gap-3"):
+                views["tokens"] = TokensTab()
 
         async def show(name: str) -> None:
             if name == "audit":

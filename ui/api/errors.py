@@ -1,0 +1,97 @@
+"""Every API error is JSON of one shape, `{"error": "..."}` (and `field` when one field is at fault).
+
+The API's routes use `ApiRoute`, which turns what a route or its dependencies raise into that
+shape; NiceGUI's own handlers for the pages stay as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from fastapi import HTTPException, Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
+from pydantic import BaseModel
+from sqlalchemy.exc import SQLAlchemyError
+
+from domain.errors import AuthenticationFailed, DomainError, InvalidInput, NotFound, PermissionDenied
+
+BEARER_CHALLENGE = {"WWW-Authenticate": "Bearer"}
+DATABASE_TROUBLE = "The database did not answer in time; nothing was changed. Try again."
+
+
+class ErrorBody(BaseModel):
+    error: str
+    field: str | None = None
+
+
+def error_response(
+    status: int, message: str, *, field: str | None = None, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    body: dict[str, Any] = {"error": message}
+    if field is not None:
+        body["field"] = field
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def validation_message(exc: RequestValidationError) -> tuple[str, str | None]:
+    """The first problem, as "field: what is wrong"."""
+    errors = list(exc.errors())
+    if not errors:
+        return "Invalid request.", None
+    first = errors[0]
+    parts = [str(p) for p in first.get("loc", ()) if p not in ("body", "query", "path", "header")]
+    field = ".".join(parts) or None
+    message = str(first.get("msg", "invalid value")).removeprefix("Value error, ")
+    if first.get("type") == "json_invalid":
+        return "The body is not valid JSON.", None
+    return (f"{field}: {message}" if field else message), field
+
+
+def _from_domain(exc: DomainError) -> JSONResponse:
+    if isinstance(exc, AuthenticationFailed):
+        return error_response(401, str(exc), headers=BEARER_CHALLENGE)
+    if isinstance(exc, PermissionDenied):
+        return error_response(403, str(exc))
+    if isinstance(exc, NotFound):
+        return error_response(404, str(exc))
+    if isinstance(exc, InvalidInput):
+        return error_response(422, str(exc), field=exc.field)
+    return error_response(409, str(exc))
+
+
+class ApiRoute(APIRoute):
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def guarded(request: Request) -> Response:
+            try:
+                return await handler(request)
+            except HTTPException as exc:
+                headers = dict(exc.headers) if exc.headers else None
+                return error_response(exc.status_code, str(exc.detail), headers=headers)
+            except RequestValidationError as exc:
+                message, field = validation_message(exc)
+                return error_response(422, message, field=field)
+            except DomainError as exc:
+                return _from_domain(exc)
+            except SQLAlchemyError:
+                return error_response(503, DATABASE_TROUBLE, headers={"Retry-After": "1"})
+
+        return guarded
+
+
+def documented(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI entries for the error statuses a route may answer with."""
+    words = {
+        401: "No token, an unknown one, or a revoked one",
+        403: "The token lacks the scope this route needs",
+        404: "Unknown athlete",
+        413: "Body over 64 KiB",
+        422: "Invalid input",
+        429: "Too many requests for this token; see Retry-After",
+        503: "Database busy; try again",
+    }
+    return {status: {"model": ErrorBody, "description": words[status]} for status in statuses}

@@ -1,0 +1,170 @@
+"""The coach's routes under /api/v1. Each is a plain `def`: FastAPI runs it in a worker thread,
+so database work never blocks the event loop that serves the pages."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Path, Query, Response
+from nicegui import app
+from sqlalchemy.exc import IntegrityError
+
+from domain.api_tokens import Caller, note_use
+from domain.coach_block import DEFAULT_MAX_TOKENS
+from domain.coach_context import athlete_by_username, coach_memories, context_for
+from domain.coach_ingest import IngestAnswer, ingest_for_token
+from domain.coach_reads import record_read
+from domain.enums import ApiScope
+from persistence.uow import unit_of_work
+from ui import runtime
+from ui.api.errors import ApiRoute, documented, error_response
+from ui.api.schemas import (
+    MAX_OFFSET,
+    MAX_QUERY,
+    MAX_SEARCH,
+    MAX_TOKENS_LIMIT,
+    USERNAME,
+    ContextMemory,
+    ContextResponse,
+    IngestRequest,
+    IngestResponse,
+    MemoryList,
+    MemoryOut,
+    OneLine,
+    OptionalType,
+    ProposalOut,
+)
+from ui.api.security import requires
+
+INGEST_ERRORS = documented(401, 403, 404, 413, 422, 429, 503)
+router = APIRouter(prefix="/api/v1", route_class=ApiRoute, tags=["coach"])
+Reader = Annotated[Caller, Depends(requires(ApiScope.READ))]
+Ingester = Annotated[Caller, Depends(requires(ApiScope.INGEST))]
+AnyToken = Annotated[Caller, Depends(requires(None))]
+AthleteName = Annotated[str, Path(pattern=USERNAME, description="The athlete's login name (case-insensitive)")]
+
+
+@router.post(
+    "/ingest",
+    status_code=201,
+    response_model=IngestResponse,
+    responses={200: {"model": IngestResponse, "description": "Sent before: the same proposals"}, **INGEST_ERRORS},
+    summary="Send an activity note or a message in; get the proposals it made (scope: ingest)",
+)
+def post_ingest(body: IngestRequest, caller: Ingester, response: Response) -> IngestResponse:
+    answer = _ingest(body, caller)
+    if not answer.created:
+        response.status_code = 200
+    return IngestResponse(
+        athlete=answer.athlete,
+        kind=body.kind,
+        reference=body.reference,
+        created=answer.created,
+        proposals=[ProposalOut.of(p) for p in answer.proposals],
+    )
+
+
+def _ingest(body: IngestRequest, caller: Caller) -> IngestAnswer:
+    """Two identical sends at once: one stores the text, the other (after a unique-key clash) finds it."""
+    for attempt in (1, 2):
+        try:
+            with unit_of_work(runtime.current().engine) as session:
+                return ingest_for_token(
+                    session, caller, username=body.athlete, kind=body.kind, reference=body.reference, text=body.text
+                )
+        except IntegrityError:
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+@router.get(
+    "/athletes/{username}/memories",
+    response_model=MemoryList,
+    responses=documented(401, 403, 404, 422, 429, 503),
+    summary="Active memories the coach may see, newest first (scope: read)",
+)
+def get_memories(
+    username: AthleteName,
+    caller: Reader,
+    memory_type: Annotated[OptionalType, Query(alias="type", description="Only this memory type")] = None,
+    q: Annotated[OneLine, Query(max_length=MAX_SEARCH, description="Words the content contains")] = "",
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
+) -> MemoryList:
+    engine = runtime.current().engine
+    with unit_of_work(engine, read_only=True) as session:
+        athlete = athlete_by_username(session, username)
+        page = coach_memories(
+            session, athlete, types=[memory_type] if memory_type else (), text=q, limit=limit, offset=offset
+        )
+    with unit_of_work(engine) as session:
+        record_read(
+            session, caller, athlete_id=athlete.id, kind="memories", memory_ids=[m.id for m in page.items], query=q
+        )
+        note_use(session, caller.token_id)
+    return MemoryList(
+        athlete=athlete.username,
+        total=page.total,
+        limit=limit,
+        offset=offset,
+        items=[MemoryOut.of(m) for m in page.items],
+    )
+
+
+@router.get(
+    "/athletes/{username}/context",
+    response_model=ContextResponse,
+    responses=documented(401, 403, 404, 422, 429, 503),
+    summary="The relevant memories and the compact MEMORY: block for a prompt (scope: read)",
+    description=(
+        "Scoring as in the M13 seed §5.5 (word overlap ×2, tag entity in the query +5, confidence high +3 / "
+        "medium +1, updated <7 days +2 / <30 days +1; only scores above 0). Block as in the Josi seed: "
+        "`MEMORY:` then `- Facts:` (injury history, preferences, context; at most 15), `- Patterns:` "
+        "(insights; 5), `- Notes:` (training responses; 5), items joined by ` | `, highest value first. "
+        "**Tokens are counted as ceil(characters / 4)** of the whole block (Unicode code points); the block "
+        "never passes `max_tokens`. Ties break by confidence, occurrences, newest update, lowest id: the same "
+        "data gives the same block. Every call is recorded for the athlete to see."
+    ),
+)
+def get_context(
+    username: AthleteName,
+    caller: Reader,
+    query: Annotated[OneLine, Query(max_length=MAX_QUERY, description="What the coach is about to answer")] = "",
+    max_tokens: Annotated[int, Query(ge=1, le=MAX_TOKENS_LIMIT)] = DEFAULT_MAX_TOKENS,
+) -> ContextResponse:
+    engine = runtime.current().engine
+    with unit_of_work(engine, read_only=True) as session:
+        athlete = athlete_by_username(session, username)
+        answer = context_for(session, athlete, query=query, max_tokens=max_tokens)
+    block = answer.block
+    with unit_of_work(engine) as session:
+        ids = [item.candidate.id for item in block.items]
+        record_read(
+            session,
+            caller,
+            athlete_id=athlete.id,
+            kind="context",
+            memory_ids=ids,
+            query=query,
+            max_tokens=max_tokens,
+            block=block.text,
+        )
+        note_use(session, caller.token_id)
+    return ContextResponse(
+        athlete=athlete.username,
+        query=query,
+        max_tokens=max_tokens,
+        tokens=block.tokens,
+        block=block.text,
+        memories=[ContextMemory.of(item) for item in block.items],
+        considered=answer.considered,
+    )
+
+
+@router.api_route("/{rest:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False)
+def no_such_route(rest: str, caller: AnyToken) -> Response:
+    return error_response(404, f"No API route /api/v1/{rest[:100]}.")
+
+
+app.include_router(router)

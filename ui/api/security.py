@@ -1,0 +1,79 @@
+"""Who is calling: the bearer token, checked in a worker thread; its rate limit; its scopes.
+
+Order of refusals: no or bad or revoked token → 401; over the token's rate limit → 429 with
+Retry-After; token without the route's scope → 403.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from typing import Annotated
+
+from fastapi import Depends, HTTPException
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from limits import RateLimitItem, parse
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
+from domain.api_tokens import Caller, authenticate
+from domain.enums import ApiScope
+from persistence.uow import unit_of_work
+from ui import runtime
+from ui.api.errors import BEARER_CHALLENGE
+
+bearer = HTTPBearer(auto_error=False, description="An API token from `memory-review token create` (shown once).")
+
+
+class RateLimit:
+    """A moving-window limit per token, kept in this process's memory (the `limits` library)."""
+
+    def __init__(self, rule: str) -> None:
+        self.rule = rule
+        self.item: RateLimitItem = parse(rule)
+        self.limiter = MovingWindowRateLimiter(MemoryStorage())
+
+    def check(self, token_id: int) -> None:
+        key = str(token_id)
+        if self.limiter.hit(self.item, "api-token", key):
+            return
+        reset_at = self.limiter.get_window_stats(self.item, "api-token", key).reset_time
+        wait = max(1, math.ceil(reset_at - time.time()))
+        raise HTTPException(429, f"Too many requests for this token (limit {self.rule}).", {"Retry-After": str(wait)})
+
+
+_limit: RateLimit | None = None
+
+
+def configure_rate_limit(rule: str) -> None:
+    """Set when the server starts; a rule `limits` cannot read stops the start with its message."""
+    global _limit
+    _limit = RateLimit(rule)
+
+
+def rate_limit() -> RateLimit:
+    if _limit is None:
+        raise RuntimeError("the API rate limit is not configured; start the app with `memory-review serve`")
+    return _limit
+
+
+def _caller(credentials: HTTPAuthorizationCredentials | None) -> Caller:
+    if credentials is None or credentials.scheme.lower() != "bearer":
+        raise HTTPException(401, "Send an API token: Authorization: Bearer <token>.", BEARER_CHALLENGE)
+    with unit_of_work(runtime.current().engine, read_only=True) as session:
+        return authenticate(session, credentials.credentials.strip())
+
+
+def requires(scope: ApiScope | None) -> Callable[[HTTPAuthorizationCredentials | None], Caller]:
+    """A dependency that admits a token carrying `scope` (any valid token for None); it is sync, so
+    FastAPI runs it in a worker thread."""
+
+    def dependency(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> Caller:
+        caller = _caller(credentials)
+        rate_limit().check(caller.token_id)
+        if scope is not None and scope not in caller.scopes:
+            raise HTTPException(403, f"This token lacks the '{scope.value}' scope.")
+        return caller
+
+    return dependency
