@@ -19,6 +19,7 @@ run: $(STAMP)
 test: $(STAMP) tests/e2e/node_modules/axe-core/axe.min.js
 	$(PYTEST) tests/unit tests/integration -q
 	$(PYTEST) tests/ui -q
+	$(PYTEST) tests/api -q
 	$(PYTEST) tests/e2e -q
 
 test-fast: $(STAMP)

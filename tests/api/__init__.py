@@ -1,0 +1,1 @@
+"""The JSON API against the real server: access, behaviour, and schemathesis."""
