@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Literal
 
-from sqlalchemy import Select, case, func, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from domain import memory_lists
 from domain.actors import require_admin, require_athlete, require_login
 from domain.enums import (
-    CONFIDENCE_RANK,
     AuditAction,
     AuditTarget,
     MemoryConfidence,
@@ -20,6 +18,7 @@ from domain.enums import (
     MemoryType,
 )
 from domain.errors import InvalidInput, NotFound, PermissionDenied
+from domain.memory_lists import owner_scope
 from domain.memory_writes import (
     CONTENT_FIELDS,
     change_memory,
@@ -28,83 +27,20 @@ from domain.memory_writes import (
 )
 from domain.models import AuditEvent, Memory, User
 from domain.schemas import MemoryCreate, MemoryEdit
-from domain.search import text_match
 from domain.types import utcnow
 from domain.visibility import with_inactive
 
 UNDO_WINDOW = timedelta(minutes=10)
-MAX_PAGE = 200
+# Listing lives in domain/memory_lists.py; these names stay reachable from here for this module's callers.
+MAX_PAGE = memory_lists.MAX_PAGE
+MemoryPage = memory_lists.MemoryPage
+MemoryQuery = memory_lists.MemoryQuery
+list_memories = memory_lists.list_memories
 NOT_FOUND = "Memory not found."
-SortKey = Literal["updated", "confidence"]
-
-
-@dataclass(frozen=True)
-class MemoryQuery:
-    types: frozenset[MemoryType] = field(default_factory=frozenset)
-    sources: frozenset[MemorySource] = field(default_factory=frozenset)
-    confidences: frozenset[MemoryConfidence] = field(default_factory=frozenset)
-    text: str = ""
-    sort: SortKey = "updated"
-    limit: int = 50
-    offset: int = 0
-
-
-@dataclass(frozen=True)
-class MemoryPage:
-    items: list[Memory]
-    total: int
-
-
-def _owner_scope(actor: User | None, athlete_id: int | None) -> int:
-    """The athlete whose memories the actor may read: their own, or any for an admin."""
-    user = require_login(actor)
-    if user.is_admin:
-        if athlete_id is None:
-            raise InvalidInput("Say whose memories to list.", field="athlete_id")
-        return athlete_id
-    if athlete_id is not None and athlete_id != user.id:
-        raise NotFound("Athlete not found.")
-    return user.id
-
-
-def list_memories(
-    session: Session,
-    actor: User | None,
-    *,
-    query: MemoryQuery | None = None,
-    athlete_id: int | None = None,
-) -> MemoryPage:
-    query = query or MemoryQuery()
-    owner_id = _owner_scope(actor, athlete_id)
-    stmt = select(Memory).where(Memory.athlete_id == owner_id)
-    stmt = _filtered(session, stmt, query, owner_id)
-    total = session.scalar(select(func.count()).select_from(stmt.subquery())) or 0
-    limit = max(1, min(query.limit, MAX_PAGE))
-    items = list(session.scalars(_sorted(stmt, query.sort).limit(limit).offset(max(0, query.offset))))
-    return MemoryPage(items=items, total=total)
-
-
-def _filtered(session: Session, stmt: Select[Memory], query: MemoryQuery, owner_id: int) -> Select[Memory]:
-    if query.types:
-        stmt = stmt.where(Memory.type.in_(query.types))
-    if query.sources:
-        stmt = stmt.where(Memory.source.in_(query.sources))
-    if query.confidences:
-        stmt = stmt.where(Memory.confidence.in_(query.confidences))
-    if query.text.strip():
-        stmt = stmt.where(text_match(session, query.text, owner_id))
-    return stmt
-
-
-def _sorted(stmt: Select[Memory], sort: SortKey) -> Select[Memory]:
-    if sort == "confidence":
-        rank = case(CONFIDENCE_RANK, value=Memory.confidence, else_=0)
-        return stmt.order_by(rank.desc(), Memory.occurrences.desc(), Memory.updated_at.desc(), Memory.id)
-    return stmt.order_by(Memory.updated_at.desc(), Memory.id.desc())
 
 
 def count_by_type(session: Session, actor: User | None, *, athlete_id: int | None = None) -> dict[MemoryType, int]:
-    owner_id = _owner_scope(actor, athlete_id)
+    owner_id = owner_scope(actor, athlete_id)
     rows = session.execute(select(Memory.type, func.count()).where(Memory.athlete_id == owner_id).group_by(Memory.type))
     counts = {memory_type: 0 for memory_type in MemoryType}
     counts.update({row[0]: row[1] for row in rows})

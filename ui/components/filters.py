@@ -8,7 +8,7 @@ from dataclasses import astuple, field
 from nicegui import binding, ui
 
 from domain.enums import MemoryConfidence, MemorySource, MemoryType
-from domain.memories import MemoryQuery, SortKey
+from domain.memory_lists import MemoryQuery, SortKey
 from ui.components.labels import CONFIDENCE_LABELS, SOURCE_LABELS, TYPE_LABELS, TYPE_ORDER
 
 SORT_LABELS: dict[str, str] = {"updated": "Last updated", "confidence": "Confidence"}

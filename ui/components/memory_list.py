@@ -9,7 +9,7 @@ from nicegui import ui
 from sqlalchemy.orm import Session
 
 from domain.enums import MemoryType
-from domain.memories import MAX_PAGE, MemoryPage, list_memories
+from domain.memory_lists import MAX_PAGE, MemoryPage, list_memories, list_memories_by_type
 from domain.models import User
 from ui.components.filters import MemoryFilters
 from ui.components.labels import TYPE_ICONS, TYPE_LABELS
@@ -41,14 +41,12 @@ class MemoryList:
         self.pages: dict[MemoryType, MemoryPage] = read(self._load)
 
     def _load(self, session: Session, user: User) -> dict[MemoryType, MemoryPage]:
-        return {
-            memory_type: list_memories(
-                session,
-                user,
-                query=self.filters.query(memory_type, limit=min(self.loaded.get(memory_type, PAGE_SIZE), MAX_PAGE)),
-            )
-            for memory_type in self.filters.shown_types()
-        }
+        shown = self.filters.shown_types()
+        limits = {t: min(self.loaded.get(t, PAGE_SIZE), MAX_PAGE) for t in shown}
+        query = self.filters.query(shown[0], limit=PAGE_SIZE) if shown else None
+        if query is None:
+            return {}
+        return list_memories_by_type(session, user, query=query, limits=limits)
 
     async def reload(self, *, from_start: bool = False) -> None:
         if from_start:
