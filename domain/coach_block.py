@@ -22,7 +22,7 @@ the next one is tried. No items: an empty block (no `MEMORY:` line at all).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -136,12 +136,16 @@ def rank(candidates: Iterable[Candidate], query: str, now: datetime) -> list[Sco
     return sorted((s for s in scored if s.score > 0), key=rank_key)
 
 
-def build_block(ranked: Sequence[Scored], max_tokens: int = DEFAULT_MAX_TOKENS) -> Block:
-    """The greedy fill described in the module docstring; `ranked` comes from `rank`."""
+def build_block(ranked: Iterable[Scored], max_tokens: int = DEFAULT_MAX_TOKENS, *, shortest: int = 0) -> Block:
+    """The greedy fill described in the module docstring; `ranked` comes from `rank` (or is read
+    lazily from a CoachIndex). `shortest`, the length of the shortest item there may be, only lets
+    the fill stop early once nothing could fit any more; it never changes the block."""
     budget = max(0, max_tokens) * CHARS_PER_TOKEN  # ceil(chars / 4) <= max_tokens  <=>  chars <= 4 * max_tokens
     chosen: dict[Category, list[tuple[Scored, str]]] = {category: [] for category in Category}
     used = 0
     for item in ranked:
+        if budget - used < shortest + len(SEPARATOR):
+            break
         line = chosen[item.category]
         if len(line) >= CAPS[item.category]:
             if all(len(chosen[c]) >= CAPS[c] for c in Category):

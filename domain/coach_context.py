@@ -12,7 +12,8 @@ from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session
 
 from domain.actors import require_athlete
-from domain.coach_block import DEFAULT_MAX_TOKENS, Block, Candidate, build_block, rank
+from domain.coach_block import DEFAULT_MAX_TOKENS, Block, Candidate, build_block
+from domain.coach_index import IndexCache
 from domain.enums import MemoryStatus, MemoryType, Role
 from domain.errors import NotFound
 from domain.memory_writes import set_hidden_from_coach
@@ -24,6 +25,7 @@ from domain.visibility import with_inactive
 
 MAX_PAGE = 200
 UNKNOWN_ATHLETE = "Unknown athlete."
+INDEXES = IndexCache()  # per process: each athlete's prepared memories, checked against the database on every use
 
 
 @dataclass(frozen=True)
@@ -82,9 +84,9 @@ def context_for(
     now: datetime | None = None,
 ) -> ContextAnswer:
     """The block for one athlete; not recorded (the API records its reads, see domain.coach_reads)."""
-    found = candidates(session, athlete.id)
-    block = build_block(rank(found, query, now or utcnow()), max_tokens)
-    return ContextAnswer(query=query, max_tokens=max_tokens, block=block, considered=len(found))
+    index = INDEXES.get(session, athlete.id, lambda: candidates(session, athlete.id))
+    block = build_block(index.ranked(query, now or utcnow()), max_tokens, shortest=index.shortest)
+    return ContextAnswer(query=query, max_tokens=max_tokens, block=block, considered=len(index.candidates))
 
 
 def coach_preview(

@@ -14,9 +14,10 @@ from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from domain.actors import require_athlete
-from domain.api_tokens import Caller
-from domain.models import CoachRead, CoachReadMemory, User
+from domain.api_tokens import Caller, note_use
+from domain.models import CoachRead, CoachReadMemory, Memory, User
 from domain.types import utcnow
+from domain.visibility import with_inactive
 
 ReadKind = Literal["context", "memories"]
 MAX_LOG = 200
@@ -33,6 +34,7 @@ class ReadEntry:
     token_name: str
     kind: str
     query: str | None
+    max_tokens: int | None
     block: str | None
     memory_ids: tuple[int, ...]
 
@@ -73,6 +75,58 @@ def record_read(
     return read
 
 
+@dataclass(frozen=True)
+class PendingRead:
+    """A read answered and not yet written (see record_reads)."""
+
+    caller: Caller
+    athlete_id: int
+    kind: ReadKind
+    memory_ids: tuple[int, ...]
+    at: datetime
+    query: str | None = None
+    max_tokens: int | None = None
+    block: str | None = None
+
+
+def record_reads(session: Session, reads: Sequence[PendingRead]) -> None:
+    """Write answered reads in one go (two statements, whatever their number). A memory removed
+    for good since it was served is left out of its read (the read itself stays)."""
+    wanted = sorted({memory_id for read in reads for memory_id in read.memory_ids})
+    existing: set[int] = set()
+    for start in range(0, len(wanted), CHUNK):
+        chunk = wanted[start : start + CHUNK]
+        existing.update(
+            session.scalars(select(Memory.id).where(Memory.id.in_(chunk)).execution_options(**with_inactive()))
+        )
+    rows = [
+        {
+            "at": read.at,
+            "athlete_id": read.athlete_id,
+            "token_id": read.caller.token_id,
+            "token_name": read.caller.name,
+            "kind": read.kind,
+            "query": read.query[:MAX_QUERY_STORED] if read.query is not None else None,
+            "max_tokens": read.max_tokens,
+            "block": read.block,
+        }
+        for read in reads
+    ]
+    ids = session.scalars(insert(CoachRead).returning(CoachRead.id, sort_by_parameter_order=True), rows).all()
+    links = [
+        {"read_id": read_id, "memory_id": memory_id, "position": position}
+        for read_id, read in zip(ids, reads, strict=True)
+        for position, memory_id in enumerate(m for m in read.memory_ids if m in existing)
+    ]
+    if links:
+        session.execute(insert(CoachReadMemory), links)
+    last_use: dict[int, datetime] = {}
+    for read in reads:
+        last_use[read.caller.token_id] = max(read.at, last_use.get(read.caller.token_id, read.at))
+    for token_id, at in sorted(last_use.items()):
+        note_use(session, token_id, now=at)
+
+
 def coach_reads_for(
     session: Session, actor: User | None, *, limit: int = 20, before_id: int | None = None
 ) -> list[ReadEntry]:
@@ -91,7 +145,9 @@ def coach_reads_for(
         )
         for read_id, memory_id in links:
             served[read_id].append(memory_id)
-    return [ReadEntry(r.id, r.at, r.token_name, r.kind, r.query, r.block, tuple(served[r.id])) for r in reads]
+    return [
+        ReadEntry(r.id, r.at, r.token_name, r.kind, r.query, r.max_tokens, r.block, tuple(served[r.id])) for r in reads
+    ]
 
 
 def usage_counts(session: Session, actor: User | None, memory_ids: Sequence[int]) -> dict[int, Usage]:

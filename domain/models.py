@@ -102,6 +102,7 @@ class Memory(Base):
     __table_args__ = (
         Index("ix_memories_athlete_status_updated", "athlete_id", "status", "updated_at"),
         Index("ix_memories_status_deleted_at", "status", "deleted_at"),
+        Index("ix_memories_athlete_id_version", "athlete_id", "id", "version"),  # the coach index's fingerprint
         NO_ID_REUSE,
     )
 

@@ -64,19 +64,19 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _env(data_dir: Path) -> dict[str, str]:
+def _env(data_dir: Path, rate_limit: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "NICEGUI", "MEMORY_REVIEW_"))}
-    env.update(MEMORY_REVIEW_DATA_DIR=str(data_dir), MEMORY_REVIEW_API_RATE_LIMIT=f"{RATE_LIMIT}/minute")
+    env.update(MEMORY_REVIEW_DATA_DIR=str(data_dir), MEMORY_REVIEW_API_RATE_LIMIT=rate_limit)
     return env
 
 
-def start(url: str, data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
+def start(url: str, data_dir: Path, *, rate_limit: str = f"{RATE_LIMIT}/minute") -> tuple[subprocess.Popen[bytes], str]:
     port = _free_port()
     log_path = data_dir / "server.log"
     process = subprocess.Popen(
         [sys.executable, "-m", "ui.cli", "serve", "--demo", "--host", "127.0.0.1", "--port", str(port), "--db", url],
         cwd=ROOT,
-        env=_env(data_dir),
+        env=_env(data_dir, rate_limit),
         stdout=log_path.open("wb"),
         stderr=subprocess.STDOUT,
     )

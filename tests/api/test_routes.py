@@ -2,15 +2,30 @@
 
 from __future__ import annotations
 
+import time
 import uuid
 
 from sqlalchemy import select
 
 from domain.coach_context import set_hidden
-from domain.coach_reads import coach_reads_for
+from domain.coach_reads import ReadEntry, coach_reads_for
 from domain.models import Memory
 from persistence.uow import unit_of_work
 from tests.api.conftest import RATE_LIMIT, ApiServer
+
+
+def recorded_reads(api: ApiServer, username: str, *, count: int) -> list[ReadEntry]:
+    """The newest `count` reads of the athlete, once the last answered one (a default context call)
+    is written: reads are written just behind their answers."""
+    athlete = api.user(username)
+    deadline = time.monotonic() + 5
+    while True:
+        with unit_of_work(api.engine, read_only=True) as session:
+            reads = coach_reads_for(session, athlete, limit=count)
+        newest_is_default = bool(reads) and reads[0].query == "" and reads[0].max_tokens == 174
+        if (newest_is_default and len(reads) == count) or time.monotonic() > deadline:
+            return reads
+        time.sleep(0.05)
 
 
 def test_ingest_then_the_same_reference_again_gives_the_same_proposals(api: ApiServer) -> None:
@@ -105,9 +120,7 @@ def test_the_context_block_is_within_budget_deterministic_and_recorded(api: ApiS
     assert first["block"] == second["block"] and first["block"].startswith("MEMORY:\n- Facts: ")
     assert first["tokens"] <= 60 and -(-len(first["block"]) // 4) == first["tokens"]
     assert default["max_tokens"] == 174 and default["tokens"] <= 174
-    alex = api.user("alex")
-    with unit_of_work(api.engine, read_only=True) as session:
-        reads = coach_reads_for(session, alex, limit=3)
+    reads = recorded_reads(api, "alex", count=3)
     assert reads[1].query == "knee pain on long runs" and reads[1].kind == "context"
     assert list(reads[1].memory_ids) == [m["id"] for m in first["memories"]]
     assert reads[1].block == first["block"] and reads[1].token_name.startswith("t-")

@@ -9,7 +9,15 @@ from domain.actors import SYSTEM, require_admin_or_system, token_actor
 from domain.api_tokens import Caller, authenticate, create_token, list_tokens, revoke_token
 from domain.audit import verify_chain
 from domain.coach_context import coach_memories, coach_preview, context_for, set_hidden
-from domain.coach_reads import coach_reads_for, purge_reads, reads_before, record_read, usage_counts
+from domain.coach_reads import (
+    PendingRead,
+    coach_reads_for,
+    purge_reads,
+    reads_before,
+    record_read,
+    record_reads,
+    usage_counts,
+)
 from domain.enums import ApiScope, AuditAction, MemoryConfidence, MemoryType
 from domain.errors import AuthenticationFailed, InvalidInput, NotFound, PermissionDenied
 from domain.memories import delete_memory, hard_delete_memory
@@ -151,3 +159,26 @@ def test_old_reads_are_purged(engine: Engine, athlete: User) -> None:
         assert purge_reads(session, reads_before(session, cutoff), cutoff) == [old.id]
     with unit_of_work(engine, read_only=True) as session:
         assert len(coach_reads_for(session, athlete)) == 1
+
+
+def test_answered_reads_are_written_together_in_order(engine: Engine, athlete: User) -> None:
+    a = make_memory(engine, athlete, "Prefers morning runs")
+    b = make_memory(engine, athlete, "Knee pain after long runs")
+    who = caller(engine, new_token(engine))
+    now = utcnow()
+    reads = [
+        PendingRead(who, athlete.id, "context", (b.id, 987_654, a.id), now, "knee", 174, "MEMORY:\n- Facts: x"),
+        PendingRead(who, athlete.id, "memories", (a.id,), now),
+        PendingRead(who, athlete.id, "context", (), now, "nothing"),
+    ]
+    with unit_of_work(engine) as session:
+        record_reads(session, reads)
+    with unit_of_work(engine, read_only=True) as session:
+        log = coach_reads_for(session, athlete)
+        token = session.scalars(select(ApiToken)).one()
+    assert [(r.kind, r.query, r.memory_ids) for r in reversed(log)] == [
+        ("context", "knee", (b.id, a.id)),  # a memory id that no longer exists is left out
+        ("memories", None, (a.id,)),
+        ("context", "nothing", ()),
+    ]
+    assert token.last_used_at == now

@@ -6,6 +6,7 @@ shape; NiceGUI's own handlers for the pages stay as they are.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -18,6 +19,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from domain.errors import AuthenticationFailed, DomainError, InvalidInput, NotFound, PermissionDenied
 
+log = logging.getLogger(__name__)
 BEARER_CHALLENGE = {"WWW-Authenticate": "Bearer"}
 DATABASE_TROUBLE = "The database did not answer in time; nothing was changed. Try again."
 
@@ -78,6 +80,7 @@ class ApiRoute(APIRoute):
             except DomainError as exc:
                 return _from_domain(exc)
             except SQLAlchemyError:
+                log.exception("API %s %s: database error", request.method, request.url.path)
                 return error_response(503, DATABASE_TROUBLE, headers={"Retry-After": "1"})
 
         return guarded

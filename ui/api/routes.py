@@ -1,23 +1,25 @@
 """The coach's routes under /api/v1. Each is a plain `def`: FastAPI runs it in a worker thread,
-so database work never blocks the event loop that serves the pages."""
+so database work never blocks the event loop that serves the pages. A request is one unit of work
+(the token checked in it, then the work); reads are recorded by ui.api.read_log, just behind the
+answer. Answers are serialised by pydantic straight to JSON (`response_model` documents them)."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Path, Query, Response
+from fastapi import APIRouter, Path, Query, Response
 from nicegui import app
+from pydantic import BaseModel
 from sqlalchemy.exc import IntegrityError
 
-from domain.api_tokens import Caller, note_use
 from domain.coach_block import DEFAULT_MAX_TOKENS
 from domain.coach_context import athlete_by_username, coach_memories, context_for
 from domain.coach_ingest import IngestAnswer, ingest_for_token
-from domain.coach_reads import record_read
+from domain.coach_reads import PendingRead
 from domain.enums import ApiScope
-from persistence.uow import unit_of_work
-from ui import runtime
+from domain.types import utcnow
 from ui.api.errors import ApiRoute, documented, error_response
+from ui.api.read_log import READ_LOG
 from ui.api.schemas import (
     MAX_OFFSET,
     MAX_QUERY,
@@ -34,14 +36,15 @@ from ui.api.schemas import (
     OptionalType,
     ProposalOut,
 )
-from ui.api.security import requires
+from ui.api.security import Credentials, token_session
 
 INGEST_ERRORS = documented(401, 403, 404, 413, 422, 429, 503)
 router = APIRouter(prefix="/api/v1", route_class=ApiRoute, tags=["coach"])
-Reader = Annotated[Caller, Depends(requires(ApiScope.READ))]
-Ingester = Annotated[Caller, Depends(requires(ApiScope.INGEST))]
-AnyToken = Annotated[Caller, Depends(requires(None))]
 AthleteName = Annotated[str, Path(pattern=USERNAME, description="The athlete's login name (case-insensitive)")]
+
+
+def json(model: BaseModel, status: int = 200) -> Response:
+    return Response(model.model_dump_json(), status_code=status, media_type="application/json")
 
 
 @router.post(
@@ -51,24 +54,23 @@ AthleteName = Annotated[str, Path(pattern=USERNAME, description="The athlete's l
     responses={200: {"model": IngestResponse, "description": "Sent before: the same proposals"}, **INGEST_ERRORS},
     summary="Send an activity note or a message in; get the proposals it made (scope: ingest)",
 )
-def post_ingest(body: IngestRequest, caller: Ingester, response: Response) -> IngestResponse:
-    answer = _ingest(body, caller)
-    if not answer.created:
-        response.status_code = 200
-    return IngestResponse(
+def post_ingest(body: IngestRequest, credentials: Credentials) -> Response:
+    answer = _ingest(body, credentials)
+    reply = IngestResponse(
         athlete=answer.athlete,
         kind=body.kind,
         reference=body.reference,
         created=answer.created,
         proposals=[ProposalOut.of(p) for p in answer.proposals],
     )
+    return json(reply, 201 if answer.created else 200)
 
 
-def _ingest(body: IngestRequest, caller: Caller) -> IngestAnswer:
+def _ingest(body: IngestRequest, credentials: Credentials) -> IngestAnswer:
     """Two identical sends at once: one stores the text, the other (after a unique-key clash) finds it."""
     for attempt in (1, 2):
         try:
-            with unit_of_work(runtime.current().engine) as session:
+            with token_session(credentials, ApiScope.INGEST, writes=True) as (session, caller):
                 return ingest_for_token(
                     session, caller, username=body.athlete, kind=body.kind, reference=body.reference, text=body.text
                 )
@@ -86,30 +88,19 @@ def _ingest(body: IngestRequest, caller: Caller) -> IngestAnswer:
 )
 def get_memories(
     username: AthleteName,
-    caller: Reader,
+    credentials: Credentials,
     memory_type: Annotated[OptionalType, Query(alias="type", description="Only this memory type")] = None,
     q: Annotated[OneLine, Query(max_length=MAX_SEARCH, description="Words the content contains")] = "",
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
-) -> MemoryList:
-    engine = runtime.current().engine
-    with unit_of_work(engine, read_only=True) as session:
+) -> Response:
+    with token_session(credentials, ApiScope.READ) as (session, caller):
         athlete = athlete_by_username(session, username)
-        page = coach_memories(
-            session, athlete, types=[memory_type] if memory_type else (), text=q, limit=limit, offset=offset
-        )
-    with unit_of_work(engine) as session:
-        record_read(
-            session, caller, athlete_id=athlete.id, kind="memories", memory_ids=[m.id for m in page.items], query=q
-        )
-        note_use(session, caller.token_id)
-    return MemoryList(
-        athlete=athlete.username,
-        total=page.total,
-        limit=limit,
-        offset=offset,
-        items=[MemoryOut.of(m) for m in page.items],
-    )
+        types = [memory_type] if memory_type else ()
+        page = coach_memories(session, athlete, types=types, text=q, limit=limit, offset=offset)
+        items = [MemoryOut.of(m) for m in page.items]
+    READ_LOG.add(PendingRead(caller, athlete.id, "memories", tuple(m.id for m in items), utcnow(), query=q))
+    return json(MemoryList(athlete=athlete.username, total=page.total, limit=limit, offset=offset, items=items))
 
 
 @router.get(
@@ -129,29 +120,17 @@ def get_memories(
 )
 def get_context(
     username: AthleteName,
-    caller: Reader,
+    credentials: Credentials,
     query: Annotated[OneLine, Query(max_length=MAX_QUERY, description="What the coach is about to answer")] = "",
     max_tokens: Annotated[int, Query(ge=1, le=MAX_TOKENS_LIMIT)] = DEFAULT_MAX_TOKENS,
-) -> ContextResponse:
-    engine = runtime.current().engine
-    with unit_of_work(engine, read_only=True) as session:
+) -> Response:
+    with token_session(credentials, ApiScope.READ) as (session, caller):
         athlete = athlete_by_username(session, username)
         answer = context_for(session, athlete, query=query, max_tokens=max_tokens)
     block = answer.block
-    with unit_of_work(engine) as session:
-        ids = [item.candidate.id for item in block.items]
-        record_read(
-            session,
-            caller,
-            athlete_id=athlete.id,
-            kind="context",
-            memory_ids=ids,
-            query=query,
-            max_tokens=max_tokens,
-            block=block.text,
-        )
-        note_use(session, caller.token_id)
-    return ContextResponse(
+    ids = tuple(item.candidate.id for item in block.items)
+    READ_LOG.add(PendingRead(caller, athlete.id, "context", ids, utcnow(), query, max_tokens, block.text))
+    reply = ContextResponse(
         athlete=athlete.username,
         query=query,
         max_tokens=max_tokens,
@@ -160,11 +139,13 @@ def get_context(
         memories=[ContextMemory.of(item) for item in block.items],
         considered=answer.considered,
     )
+    return json(reply)
 
 
 @router.api_route("/{rest:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False)
-def no_such_route(rest: str, caller: AnyToken) -> Response:
-    return error_response(404, f"No API route /api/v1/{rest[:100]}.")
+def no_such_route(rest: str, credentials: Credentials) -> Response:
+    with token_session(credentials, None):
+        return error_response(404, f"No API route /api/v1/{rest[:100]}.")
 
 
 app.include_router(router)

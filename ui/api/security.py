@@ -1,4 +1,4 @@
-"""Who is calling: the bearer token, checked in a worker thread; its rate limit; its scopes.
+"""Who is calling: the bearer token, checked in the request's unit of work; its rate limit; its scopes.
 
 Order of refusals: no or bad or revoked token → 401; over the token's rate limit → 429 with
 Retry-After; token without the route's scope → 403.
@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated
 
 from fastapi import Depends, HTTPException
@@ -16,6 +17,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
+from sqlalchemy.orm import Session
 
 from domain.api_tokens import Caller, authenticate
 from domain.enums import ApiScope
@@ -58,22 +60,20 @@ def rate_limit() -> RateLimit:
     return _limit
 
 
-def _caller(credentials: HTTPAuthorizationCredentials | None) -> Caller:
+Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+
+
+@contextmanager
+def token_session(
+    credentials: HTTPAuthorizationCredentials | None, scope: ApiScope | None, *, writes: bool = False
+) -> Iterator[tuple[Session, Caller]]:
+    """One unit of work for the whole request: the token is checked in it, then the route's work
+    runs in it. Call it from a plain `def` route (a worker thread); `scope` None admits any token."""
     if credentials is None or credentials.scheme.lower() != "bearer":
         raise HTTPException(401, "Send an API token: Authorization: Bearer <token>.", BEARER_CHALLENGE)
-    with unit_of_work(runtime.current().engine, read_only=True) as session:
-        return authenticate(session, credentials.credentials.strip())
-
-
-def requires(scope: ApiScope | None) -> Callable[[HTTPAuthorizationCredentials | None], Caller]:
-    """A dependency that admits a token carrying `scope` (any valid token for None); it is sync, so
-    FastAPI runs it in a worker thread."""
-
-    def dependency(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> Caller:
-        caller = _caller(credentials)
+    with unit_of_work(runtime.current().engine, read_only=not writes) as session:
+        caller = authenticate(session, credentials.credentials.strip())
         rate_limit().check(caller.token_id)
         if scope is not None and scope not in caller.scopes:
             raise HTTPException(403, f"This token lacks the '{scope.value}' scope.")
-        return caller
-
-    return dependency
+        yield session, caller

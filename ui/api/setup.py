@@ -7,6 +7,7 @@ from nicegui.ui_run import DocsConfig
 
 from persistence.settings import Settings
 from ui.api.gate import MAX_BODY, ApiGate
+from ui.api.read_log import READ_LOG
 from ui.api.security import configure_rate_limit
 
 DESCRIPTION = f"""
@@ -41,3 +42,4 @@ def api_docs() -> DocsConfig:
 def install_api(settings: Settings) -> None:
     configure_rate_limit(settings.api_rate_limit)
     app.add_middleware(ApiGate)
+    app.on_shutdown(lambda: READ_LOG.flush())  # the reads answered last are written before the process ends

@@ -28,6 +28,8 @@ def upgrade() -> None:
     # A plain ADD COLUMN with a constant default: batch mode would copy the table on SQLite and
     # lose the full-text triggers that 0001 made on it.
     op.add_column("memories", sa.Column("hidden_from_coach", sa.Boolean(), server_default="0", nullable=False))
+    # Covers the coach index's fingerprint (count, sum of versions, highest id of an athlete's rows).
+    op.create_index("ix_memories_athlete_id_version", "memories", ["athlete_id", "id", "version"], unique=False)
     op.create_table(
         "coach_reads",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -62,8 +64,8 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_table("coach_read_memories")
     op.drop_table("coach_reads")
-    with op.batch_alter_table("memories", schema=None) as batch_op:
-        batch_op.drop_column("hidden_from_coach")
+    op.drop_index("ix_memories_athlete_id_version", table_name="memories")
+    op.drop_column("memories", "hidden_from_coach")
     with op.batch_alter_table("api_tokens", schema=None) as batch_op:
         batch_op.drop_index("ux_api_tokens_active_name")
         batch_op.drop_column("last_used_at")

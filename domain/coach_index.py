@@ -1,0 +1,134 @@
+"""A prepared, reusable form of one athlete's coach-visible memories, so a context request does not
+load and re-read 2,000 memories: word and tag-entity indexes, and the order by the query-free part
+of the score. `CoachIndex.ranked` yields exactly what `coach_block.rank` returns (a test checks it),
+lazily, so `build_block` stops reading once the block is full.
+
+`IndexCache` keeps one index per athlete and checks it against a fingerprint of the athlete's rows
+on every use: (row count, sum of versions, highest id) over memories of every status. Every change
+goes through the ORM, which raises the version of an updated row; an insert raises the highest id
+(ids are never reused); so any change between two uses changes the fingerprint.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict, defaultdict
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from domain.coach_block import CONFIDENCE_POINTS, Candidate, Scored, block_text, rank_key, recency_points, words
+from domain.models import Memory
+from domain.visibility import with_inactive
+
+Fingerprint = tuple[int, int, int]
+StaticKey = tuple[int, int, float, int]  # rank_key without the score
+
+
+@dataclass(frozen=True)
+class _Base:
+    """The order by confidence + recency points, valid while no memory crosses a recency boundary."""
+
+    points: list[int]
+    order: list[int]  # indexes with points > 0, best first
+    valid_from: datetime
+    valid_until: datetime
+
+
+class CoachIndex:
+    def __init__(self, candidates: Sequence[Candidate]) -> None:
+        self.candidates = list(candidates)
+        self.by_word: dict[str, list[int]] = defaultdict(list)
+        self.by_entity: dict[str, list[int]] = defaultdict(list)
+        self.static: list[StaticKey] = []
+        for i, candidate in enumerate(self.candidates):
+            for word in words(candidate.content):
+                self.by_word[word].append(i)
+            for tag in candidate.tags:
+                self.by_entity[tag.split(":")[-1]].append(i)  # a tag twice counts twice, as in rank()
+            self.static.append(rank_key(Scored(candidate, 0))[1:])
+        self.order = sorted(range(len(self.candidates)), key=self.static.__getitem__)
+        self.shortest = min((len(block_text(c.content)) for c in self.candidates), default=0)
+        self._base: _Base | None = None
+        self._lock = threading.Lock()
+
+    def _base_at(self, now: datetime) -> _Base:
+        base = self._base
+        if base is not None and base.valid_from <= now < base.valid_until:
+            return base
+        points = [CONFIDENCE_POINTS[c.confidence] + recency_points(c.updated_at, now) for c in self.candidates]
+        order = sorted((i for i, p in enumerate(points) if p > 0), key=lambda i: (-points[i], self.static[i]))
+        until = min((_next_boundary(c.updated_at, now) for c in self.candidates), default=now + timedelta(days=1))
+        base = _Base(points, order, now, until)
+        with self._lock:
+            self._base = base
+        return base
+
+    def ranked(self, query: str, now: datetime) -> Iterator[Scored]:
+        base = self._base_at(now)
+        query_lower = query.lower()
+        boost: dict[int, int] = defaultdict(int)
+        for word in words(query):
+            for i in self.by_word.get(word, ()):
+                boost[i] += 2
+        for entity, indexes in self.by_entity.items():
+            if entity in query_lower:
+                for i in indexes:
+                    boost[i] += 5
+        if not boost:
+            for i in base.order:
+                yield Scored(self.candidates[i], base.points[i])
+            return
+        buckets: dict[int, list[int]] = defaultdict(list)  # scores are small integers: one pass, no sort
+        for i in self.order:
+            points = base.points[i] + boost.get(i, 0)
+            if points > 0:
+                buckets[points].append(i)
+        for points in sorted(buckets, reverse=True):
+            for i in buckets[points]:
+                yield Scored(self.candidates[i], points)
+
+
+def _next_boundary(updated_at: datetime, now: datetime) -> datetime:
+    """When this memory's recency points next change (7 and 30 days after its update)."""
+    for days in (7, 30):
+        boundary = updated_at + timedelta(days=days)
+        if boundary > now:
+            return boundary
+    return datetime.max.replace(tzinfo=now.tzinfo)
+
+
+def fingerprint(session: Session, athlete_id: int) -> Fingerprint:
+    row = session.execute(
+        select(func.count(), func.coalesce(func.sum(Memory.version), 0), func.coalesce(func.max(Memory.id), 0))
+        .where(Memory.athlete_id == athlete_id)
+        .execution_options(**with_inactive())
+    ).one()
+    return int(row[0]), int(row[1]), int(row[2])
+
+
+class IndexCache:
+    """The most recently used athletes' indexes (thread-safe; an index is built outside the lock)."""
+
+    def __init__(self, size: int = 64) -> None:
+        self.size = size
+        self._entries: OrderedDict[int, tuple[Fingerprint, CoachIndex]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, session: Session, athlete_id: int, load: Callable[[], Sequence[Candidate]]) -> CoachIndex:
+        current = fingerprint(session, athlete_id)
+        with self._lock:
+            entry = self._entries.get(athlete_id)
+            if entry is not None and entry[0] == current:
+                self._entries.move_to_end(athlete_id)
+                return entry[1]
+        index = CoachIndex(load())
+        with self._lock:
+            self._entries[athlete_id] = (current, index)
+            self._entries.move_to_end(athlete_id)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+        return index
