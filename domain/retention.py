@@ -2,8 +2,9 @@
 
 Removed by a purge, each past its own period (persistence settings, default 90 days):
 archived memories (by `archived_at`), expired proposals (by when they expired), access and
-login events (by `at`). Audit events are never removed: the hash chain keeps every one,
-so memory-change events of memories that still exist (and of those that do not) stay.
+login events and the coaching system's reads (by `at`, the access-event period). Audit events
+are never removed: the hash chain keeps every one, so memory-change events of memories that
+still exist (and of those that do not) stay.
 
 Archived memories leave one at a time, each with its own audit event (action `purge`) whose
 payload keeps digests but not content, as a hard delete does; earlier events of the memory
@@ -13,7 +14,7 @@ Proposals and access events are not memories and leave by id-bounded bulk delete
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from sqlalchemy import ColumnElement, Select, delete, func, select
@@ -22,6 +23,7 @@ from sqlalchemy.orm import Session
 from domain import audit
 from domain.access_log import record_admin_view
 from domain.actors import Actor, require_admin_or_system
+from domain.coach_reads import purge_reads, reads_before
 from domain.enums import LOGIN_KINDS, AccessKind, AuditAction, AuditTarget, MemoryStatus, ProposalStatus
 from domain.memory_writes import remove_memory
 from domain.models import AccessEvent, Memory, Proposal, User
@@ -58,6 +60,7 @@ class PurgePlan:
     access_event_ids: list[int]
     login_event_count: int
     other_access_count: int
+    coach_read_ids: list[int] = field(default_factory=list)  # the coaching system's reads: access events too
 
     @property
     def archived_cutoff(self) -> datetime:
@@ -73,7 +76,7 @@ class PurgePlan:
 
     @property
     def is_empty(self) -> bool:
-        return not (self.archived or self.proposal_ids or self.access_event_ids)
+        return not (self.archived or self.proposal_ids or self.access_event_ids or self.coach_read_ids)
 
     def lines(self) -> list[str]:
         return [
@@ -81,6 +84,7 @@ class PurgePlan:
             f"Expired proposals older than {self.periods.proposal_days} days: {len(self.proposal_ids):,}",
             f"Login events older than {self.periods.access_days} days: {self.login_event_count:,}",
             f"Access events older than {self.periods.access_days} days: {self.other_access_count:,}",
+            f"Coach reads older than {self.periods.access_days} days: {len(self.coach_read_ids):,}",
         ]
 
 
@@ -89,12 +93,16 @@ class PurgeResult:
     memory_ids: list[int]
     proposal_ids: list[int]
     access_event_ids: list[int]
+    coach_read_ids: list[int] = field(default_factory=list)
 
     def lines(self) -> list[str]:
-        return [
+        removed = [
             f"Removed {len(self.memory_ids):,} archived memories, {len(self.proposal_ids):,} expired proposals "
             f"and {len(self.access_event_ids):,} access and login events."
         ]
+        if self.coach_read_ids:
+            removed.append(f"Removed {len(self.coach_read_ids):,} coach reads.")
+        return removed
 
 
 def plan_purge(
@@ -132,6 +140,7 @@ def plan_purge(
         access_event_ids=[row.id for row in access_rows],
         login_event_count=logins,
         other_access_count=len(access_rows) - logins,
+        coach_read_ids=reads_before(session, probe.access_cutoff),
     )
     if isinstance(who, User):
         record_admin_view(
@@ -150,7 +159,8 @@ def run_purge(session: Session, actor: Actor | None, *, plan: PurgePlan) -> Purg
     memory_ids = _purge_memories(session, who, plan)
     proposal_ids = _purge_proposals(session, plan)
     access_ids = _purge_access_events(session, plan)
-    result = PurgeResult(memory_ids=memory_ids, proposal_ids=proposal_ids, access_event_ids=access_ids)
+    read_ids = purge_reads(session, plan.coach_read_ids, plan.access_cutoff)
+    result = PurgeResult(memory_ids, proposal_ids, access_ids, read_ids)
     audit.record(
         session,
         actor=who,
@@ -162,6 +172,7 @@ def run_purge(session: Session, actor: Actor | None, *, plan: PurgePlan) -> Purg
             "archived_memories": len(memory_ids),
             "expired_proposals": proposal_ids,
             "access_events": len(access_ids),
+            "coach_reads": len(read_ids),
             "periods_days": [plan.periods.archived_days, plan.periods.proposal_days, plan.periods.access_days],
         },
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from sqlalchemy import Engine, select
 
@@ -22,6 +24,7 @@ from domain.enums import ApiScope, AuditAction, MemoryConfidence, MemoryType
 from domain.errors import AuthenticationFailed, InvalidInput, NotFound, PermissionDenied
 from domain.memories import delete_memory, hard_delete_memory
 from domain.models import ApiToken, AuditEvent, Memory, User
+from domain.retention import RetentionPeriods, plan_purge, run_purge
 from domain.types import utcnow
 from persistence.uow import unit_of_work
 from tests.factories import make_memory
@@ -182,3 +185,19 @@ def test_answered_reads_are_written_together_in_order(engine: Engine, athlete: U
         ("context", "nothing", ()),
     ]
     assert token.last_used_at == now
+
+
+def test_the_retention_purge_removes_reads_older_than_the_access_period(engine: Engine, athlete: User) -> None:
+    who = caller(engine, new_token(engine))
+    long_ago = utcnow() - timedelta(days=100)
+    with unit_of_work(engine) as session:
+        old = record_read(session, who, athlete_id=athlete.id, kind="memories", memory_ids=[], at=long_ago)
+        record_read(session, who, athlete_id=athlete.id, kind="memories", memory_ids=[])
+    with unit_of_work(engine) as session:
+        plan = plan_purge(session, SYSTEM, periods=RetentionPeriods())
+        result = run_purge(session, SYSTEM, plan=plan)
+    assert plan.coach_read_ids == [old.id] and result.coach_read_ids == [old.id]
+    assert "Coach reads older than 90 days: 1" in plan.lines()
+    assert result.lines()[-1] == "Removed 1 coach reads."
+    with unit_of_work(engine, read_only=True) as session:
+        assert len(coach_reads_for(session, athlete)) == 1

@@ -60,6 +60,7 @@ def test_the_plan_reads_one_line_per_kind_with_its_period() -> None:
         "Expired proposals older than 60 days: 0",
         "Login events older than 7 days: 1,234",
         "Access events older than 7 days: 0",
+        "Coach reads older than 7 days: 0",
     ]
 
 
