@@ -12,6 +12,7 @@ goes through the ORM, which raises the version of an updated row; an insert rais
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
+from sqlalchemy.pool import Pool
 
 from domain.coach_block import CONFIDENCE_POINTS, Candidate, Scored, block_text, rank_key, recency_points, words
 from domain.models import Memory
@@ -111,24 +113,37 @@ def fingerprint(session: Session, athlete_id: int) -> Fingerprint:
 
 
 class IndexCache:
-    """The most recently used athletes' indexes (thread-safe; an index is built outside the lock)."""
+    """The most recently used athletes' indexes (thread-safe; an index is built outside the lock).
+
+    Entries belong to one database: they are keyed by the engine's connection pool as well (one
+    process may open several databases, as the tests do), held weakly so no id is ever reused.
+    """
 
     def __init__(self, size: int = 64) -> None:
         self.size = size
-        self._entries: OrderedDict[int, tuple[Fingerprint, CoachIndex]] = OrderedDict()
+        self._entries: OrderedDict[tuple[int, int], _Entry] = OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, session: Session, athlete_id: int, load: Callable[[], Sequence[Candidate]]) -> CoachIndex:
+        pool = session.get_bind().engine.pool
+        key = (id(pool), athlete_id)
         current = fingerprint(session, athlete_id)
         with self._lock:
-            entry = self._entries.get(athlete_id)
-            if entry is not None and entry[0] == current:
-                self._entries.move_to_end(athlete_id)
-                return entry[1]
+            entry = self._entries.get(key)
+            if entry is not None and entry.pool() is pool and entry.fingerprint == current:
+                self._entries.move_to_end(key)
+                return entry.index
         index = CoachIndex(load())
         with self._lock:
-            self._entries[athlete_id] = (current, index)
-            self._entries.move_to_end(athlete_id)
+            self._entries[key] = _Entry(weakref.ref(pool), current, index)
+            self._entries.move_to_end(key)
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
         return index
+
+
+@dataclass(frozen=True)
+class _Entry:
+    pool: weakref.ref[Pool]
+    fingerprint: Fingerprint
+    index: CoachIndex

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from sqlalchemy import Engine, select
@@ -22,12 +23,15 @@ from domain.coach_reads import (
 )
 from domain.enums import ApiScope, AuditAction, MemoryConfidence, MemoryType
 from domain.errors import AuthenticationFailed, InvalidInput, NotFound, PermissionDenied
-from domain.memories import delete_memory, hard_delete_memory
+from domain.memories import delete_memory, edit_memory, hard_delete_memory
 from domain.models import ApiToken, AuditEvent, Memory, User
 from domain.retention import RetentionPeriods, plan_purge, run_purge
+from domain.schemas import MemoryEdit
 from domain.types import utcnow
+from persistence.engine import make_engine
 from persistence.uow import unit_of_work
-from tests.factories import make_memory
+from tests.databases import SqliteTemplate
+from tests.factories import make_memory, make_user
 
 
 def new_token(engine: Engine, name: str = "coach", scopes: tuple[str, ...] = ("read",)) -> str:
@@ -201,3 +205,34 @@ def test_the_retention_purge_removes_reads_older_than_the_access_period(engine: 
     assert result.lines()[-1] == "Removed 1 coach reads."
     with unit_of_work(engine, read_only=True) as session:
         assert len(coach_reads_for(session, athlete)) == 1
+
+
+def test_the_prepared_index_is_never_shared_between_databases(sqlite_template: SqliteTemplate, tmp_path: Path) -> None:
+    """Two databases whose athlete #1 has rows with the same fingerprint: each gets its own answer."""
+    answers = []
+    for name, content in (("one", "Prefers trail runs"), ("two", "Prefers track sessions")):
+        database = make_engine(sqlite_template.copy_to(tmp_path / f"{name}.sqlite3"))
+        athlete = make_user(database, "alex")
+        make_memory(database, athlete, content, confidence=MemoryConfidence.HIGH)
+        with unit_of_work(database, read_only=True) as session:
+            answers.append(context_for(session, athlete).block.text)
+        database.dispose()
+    assert answers == ["MEMORY:\n- Facts: Prefers trail runs", "MEMORY:\n- Facts: Prefers track sessions"]
+
+
+def test_the_prepared_index_sees_every_change(engine: Engine, athlete: User) -> None:
+    memory = make_memory(engine, athlete, "Prefers trail runs", confidence=MemoryConfidence.HIGH)
+
+    def block() -> str:
+        with unit_of_work(engine, read_only=True) as session:
+            return context_for(session, athlete, query="trail").block.text
+
+    assert "trail" in block()
+    with unit_of_work(engine) as session:
+        edit_memory(
+            session, athlete, memory_id=memory.id, changes=MemoryEdit(content="Prefers road runs"), expected_version=1
+        )
+    assert block() == "MEMORY:\n- Facts: Prefers road runs"
+    with unit_of_work(engine) as session:
+        delete_memory(session, athlete, memory_id=memory.id)
+    assert block() == ""
