@@ -9,7 +9,8 @@ from sqlalchemy import select
 
 from domain.coach_context import set_hidden
 from domain.coach_reads import ReadEntry, coach_reads_for
-from domain.models import Memory
+from domain.enums import AuditAction
+from domain.models import AuditEvent, Memory
 from persistence.uow import unit_of_work
 from tests.api.conftest import RATE_LIMIT, ApiServer
 
@@ -41,6 +42,11 @@ def test_ingest_then_the_same_reference_again_gives_the_same_proposals(api: ApiS
     assert first.json()["proposals"] and again.json()["proposals"] == first.json()["proposals"]
     assert {p["status"] for p in first.json()["proposals"]} == {"pending"}
     assert first.json()["athlete"] == "alex"
+    with unit_of_work(api.engine, read_only=True) as session:
+        actors = session.scalars(
+            select(AuditEvent.actor_label).where(AuditEvent.action == AuditAction.INGEST).order_by(AuditEvent.seq)
+        ).all()
+    assert actors[-1].startswith("token:t-")  # the audit log names the token that sent the text
 
 
 def test_invalid_input_is_refused_with_one_clear_message(api: ApiServer) -> None:
