@@ -35,7 +35,7 @@ lint: $(STAMP)
 	$(VENV)/bin/lint-imports
 
 bench: $(STAMP)
-	$(PY) -m tests.perf.run_all $(ONLY)
+	$(PY) -m tests.perf.run_all $(ARGS) $(ONLY)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

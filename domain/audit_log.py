@@ -2,23 +2,26 @@
 
 Pages move by `seq` (the chain's own order), never by OFFSET: the millionth event costs
 what the first does. Every page is one query plus one existence probe, whatever its size.
+A text filter goes through the search index (domain/audit_search.py), never a scan of the log.
 The words people read (action labels, summary lines) are the UI's: ui/components/labels.py.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVarTuple
 
-from sqlalchemy import ColumnElement, Select, Text, and_, cast, or_, select
+from sqlalchemy import ColumnElement, Select, TableClause, and_, select
 from sqlalchemy.orm import Session, aliased
 
+from domain import audit_checkpoints
 from domain.access_log import record_admin_view
 from domain.actors import require_admin
 from domain.admin_deleted import day_start
-from domain.audit import ChainReport, verify_chain
+from domain.audit import ChainReport
+from domain.audit_search import text_scope
 from domain.enums import REMOVAL_ACTIONS, AccessKind, AuditAction
 from domain.errors import NotFound
 from domain.models import AuditEvent, User
@@ -26,6 +29,8 @@ from domain.models import AuditEvent, User
 MAX_PAGE_SIZE = 200
 MAX_TEXT = 200
 STATUS_ACTIONS = frozenset({AuditAction.DELETE, AuditAction.RESTORE, AuditAction.UNDO_DELETE})
+
+Ts = TypeVarTuple("Ts")
 
 FIELD_ORDER = ("content", "type", "tags", "confidence", "occurrences", "status", "source", "source_reference")
 
@@ -102,18 +107,18 @@ def audit_page(
     admin = require_admin(actor)
     filters = filters or AuditFilter()
     size = max(1, min(page_size, MAX_PAGE_SIZE))
-    condition = filter_condition(filters)
+    scope = _scope(session, filters)
     if newer_than is not None:
-        rows = _fetch(session, condition, AuditEvent.seq > newer_than, ascending=True, limit=size + 1)
+        rows = _fetch(session, scope, scope.key > newer_than, ascending=True, limit=size + 1)
         has_newer = len(rows) > size
         rows = list(reversed(rows[:size]))
-        has_older = _exists(session, condition, AuditEvent.seq <= newer_than)
+        has_older = _exists(session, scope, scope.key <= newer_than)
     else:
-        bound = AuditEvent.seq < older_than if older_than is not None else None
-        rows = _fetch(session, condition, bound, ascending=False, limit=size + 1)
+        bound = scope.key < older_than if older_than is not None else None
+        rows = _fetch(session, scope, bound, ascending=False, limit=size + 1)
         has_older = len(rows) > size
         rows = rows[:size]
-        has_newer = older_than is not None and _exists(session, condition, AuditEvent.seq >= older_than)
+        has_newer = older_than is not None and _exists(session, scope, scope.key >= older_than)
     record_admin_view(
         session,
         admin,
@@ -127,7 +132,7 @@ def audit_page(
 def audit_event(session: Session, actor: User | None, *, seq: int) -> tuple[AuditRow, list[FieldChange]]:
     """One event with its before/after as a field-by-field diff; the view is recorded."""
     admin = require_admin(actor)
-    rows = _fetch(session, None, AuditEvent.seq == seq, ascending=False, limit=1)
+    rows = _fetch(session, _Scope(None), AuditEvent.seq == seq, ascending=False, limit=1)
     if not rows:
         raise NotFound("Audit event not found.")
     row = rows[0]
@@ -137,12 +142,33 @@ def audit_event(session: Session, actor: User | None, *, seq: int) -> tuple[Audi
     return row, diff(row.before, row.after)
 
 
-def chain_status(session: Session, actor: User | None) -> ChainReport:
-    require_admin(actor)
-    return verify_chain(session)
+def chain_status(session: Session, actor: User | None, *, full: bool = False) -> ChainReport:
+    """From the last checkpoint (domain.audit_checkpoints), or the whole chain when `full`."""
+    return audit_checkpoints.verify(session, require_admin(actor), full=full)
+
+
+@dataclass(frozen=True)
+class _Scope:
+    """The events a filter selects: a condition, the table a text search starts from (SQLite's
+    index), and the column pages are ordered and bounded by (the event's seq, or that index's rowid)."""
+
+    condition: ColumnElement[bool] | None
+    start_from: TableClause | None = None
+    key: ColumnElement[int] = field(default_factory=lambda: AuditEvent.seq.expression)
+
+
+def _scope(session: Session, filters: AuditFilter) -> _Scope:
+    condition = filter_condition(filters)
+    text = filters.text.strip()[:MAX_TEXT]
+    if not text:
+        return _Scope(condition)
+    search = text_scope(session, text)
+    condition = search.condition if condition is None else and_(condition, search.condition)
+    return _Scope(condition, search.start_from, search.key)
 
 
 def filter_condition(filters: AuditFilter) -> ColumnElement[bool] | None:
+    """Every filter but the text, which needs the index (`_scope`)."""
     parts: list[ColumnElement[bool]] = []
     if filters.by_system:
         parts.append(AuditEvent.actor_id.is_(None))
@@ -156,54 +182,42 @@ def filter_condition(filters: AuditFilter) -> ColumnElement[bool] | None:
         parts.append(AuditEvent.at >= day_start(filters.since))
     if filters.until is not None:
         parts.append(AuditEvent.at < day_start(filters.until + timedelta(days=1)))
-    text = filters.text.strip()[:MAX_TEXT]
-    if text:
-        columns = (
-            AuditEvent.actor_label,
-            AuditEvent.action,
-            AuditEvent.reason,
-            cast(AuditEvent.before, Text),
-            cast(AuditEvent.after, Text),
-        )
-        parts.append(or_(*(column.icontains(text, autoescape=True) for column in columns)))
     return and_(*parts) if parts else None
 
 
-def _select(condition: ColumnElement[bool] | None) -> Select[AuditEvent, str | None]:
-    athlete = aliased(User)
-    stmt = select(AuditEvent, athlete.username).outerjoin(athlete, athlete.id == AuditEvent.athlete_id)
-    return stmt.where(condition) if condition is not None else stmt
+def _from(stmt: Select[*Ts], scope: _Scope) -> Select[*Ts]:
+    if scope.start_from is not None:
+        stmt = stmt.select_from(scope.start_from).join(AuditEvent, AuditEvent.seq == scope.key)
+    return stmt.where(scope.condition) if scope.condition is not None else stmt
 
 
 def _fetch(
     session: Session,
-    condition: ColumnElement[bool] | None,
+    scope: _Scope,
     bound: ColumnElement[bool] | None,
     *,
     ascending: bool,
     limit: int,
 ) -> list[AuditRow]:
-    stmt = _select(condition)
+    athlete = aliased(User)
+    stmt = _from(select(AuditEvent, athlete.username), scope).outerjoin(athlete, athlete.id == AuditEvent.athlete_id)
     if bound is not None:
         stmt = stmt.where(bound)
-    stmt = stmt.order_by(AuditEvent.seq.asc() if ascending else AuditEvent.seq.desc()).limit(limit)
+    stmt = stmt.order_by(scope.key.asc() if ascending else scope.key.desc()).limit(limit)
     return [to_row(event, username) for event, username in session.execute(stmt)]
 
 
-def _exists(session: Session, condition: ColumnElement[bool] | None, bound: ColumnElement[bool]) -> bool:
-    stmt = select(AuditEvent.seq).where(bound)
-    if condition is not None:
-        stmt = stmt.where(condition)
-    return session.scalar(stmt.limit(1)) is not None
+def _exists(session: Session, scope: _Scope, bound: ColumnElement[bool]) -> bool:
+    return session.scalar(_from(select(scope.key), scope).where(bound).limit(1)) is not None
 
 
 def iter_rows(session: Session, filters: AuditFilter, *, batch_size: int = 1000) -> Iterator[AuditRow]:
     """Every matching event, newest first, in keyset batches (used by the CSV export)."""
-    condition = filter_condition(filters)
+    scope = _scope(session, filters)
     older_than: int | None = None
     while True:
-        bound = AuditEvent.seq < older_than if older_than is not None else None
-        batch = _fetch(session, condition, bound, ascending=False, limit=batch_size)
+        bound = scope.key < older_than if older_than is not None else None
+        batch = _fetch(session, scope, bound, ascending=False, limit=batch_size)
         yield from batch
         if len(batch) < batch_size:
             return

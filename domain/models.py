@@ -211,6 +211,24 @@ class AuditHead(Base):
     hash: Mapped[str] = mapped_column(String(64))
 
 
+class AuditCheckpoint(Base):
+    """One `audit verify` result. A passing one is a checkpoint: the chain was whole up to `seq`,
+    whose event had `hash`, so later runs start there (domain.audit_checkpoints). A failing one
+    holds the first bad event in `seq` and what was wrong in `problem`."""
+
+    __tablename__ = "audit_checkpoints"
+    __table_args__ = (Index("ix_audit_checkpoints_ok_seq", "ok", "seq"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    hash: Mapped[str | None] = mapped_column(String(64), default=None)
+    from_seq: Mapped[int] = mapped_column(Integer, default=0)  # the checkpoint the run started at; 0: all
+    events_checked: Mapped[int] = mapped_column(Integer, default=0)
+    ok: Mapped[bool] = mapped_column(Boolean, default=True)
+    problem: Mapped[str | None] = mapped_column(Text, default=None)
+    verified_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 class AccessEvent(Base):
     """Operational record (logins, admin views of athlete data). Not chained: retention purges it."""
 

@@ -6,7 +6,7 @@ import csv
 import io
 from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, event
 
 from domain import memories
 from domain.audit_export import _safe, export_csv
@@ -154,3 +154,81 @@ def test_chain_status_names_the_first_broken_event(engine: Engine, athlete: User
         report = chain_status(session, admin)
     assert not report.ok
     assert report.summary().startswith("Audit chain broken at event 1")
+
+
+def _page_query_plan(engine: Engine, admin: User, filters: AuditFilter) -> str:
+    """The plan of the page query a text search runs, as the database would run it."""
+    statements: list[tuple[str, Any]] = []
+
+    def keep(conn: Any, cursor: Any, statement: str, parameters: Any, context: Any, executemany: bool) -> None:
+        if "audit_fts" in statement or "@@" in statement:
+            statements.append((statement, parameters))
+
+    event.listen(engine, "before_cursor_execute", keep)
+    try:
+        with unit_of_work(engine) as session:
+            audit_page(session, admin, filters=filters)
+    finally:
+        event.remove(engine, "before_cursor_execute", keep)
+    statement, parameters = statements[0]
+    with engine.connect() as connection:
+        if engine.dialect.name == "sqlite":
+            rows = connection.exec_driver_sql(f"EXPLAIN QUERY PLAN {statement}", parameters).all()
+            return "\n".join(str(row[-1]) for row in rows)
+        # Few rows: without this the planner would rightly read the whole (tiny) table.
+        connection.exec_driver_sql("SET enable_seqscan = off")
+        connection.exec_driver_sql("SET enable_indexscan = off")
+        return "\n".join(str(row[0]) for row in connection.exec_driver_sql(f"EXPLAIN {statement}", parameters))
+
+
+def test_text_search_reads_the_index_not_the_log(engine: Engine, athlete: User, admin: User) -> None:
+    for n in range(5):
+        make_memory(engine, athlete, f"Easy run number {n}")
+    plan = _page_query_plan(engine, admin, AuditFilter(text="easy run"))
+    if engine.dialect.name == "sqlite":
+        assert "VIRTUAL TABLE INDEX" in plan and "SCAN audit_events" not in plan, plan
+    else:
+        assert "ix_audit_events_search" in plan, plan
+
+
+def test_text_search_matches_the_words_people_read(engine: Engine, athlete: User, admin: User) -> None:
+    make_memory(engine, athlete, "Knee pain after long runs", tags=["body:knee"])
+    make_memory(engine, athlete, "Früh am Morgen laufen")
+
+    def found(text: str) -> list[str | None]:
+        with unit_of_work(engine) as session:
+            return [r.summary.subject for r in audit_page(session, admin, filters=AuditFilter(text=text)).rows]
+
+    assert found("knee") == found("KNE") == found("long runs") == ["Knee pain after long runs"]
+    assert found("früh") == ["Früh am Morgen laufen"]
+    assert found("nee") == []  # a word's beginning, not any part of it
+    assert found("content") == found("tags") == []  # the payloads' keys are not text anyone wrote
+    assert len(found("system")) == 2  # the actor
+    assert len(found("create")) == 2  # the action
+
+
+def test_text_search_pages_by_keyset_both_ways(engine: Engine, athlete: User, admin: User) -> None:
+    for n in range(7):
+        make_memory(engine, athlete, f"Tempo run {n}" if n % 2 == 0 else f"Long ride {n}")
+    text = AuditFilter(text="tempo")
+    with unit_of_work(engine) as session:
+        first = audit_page(session, admin, filters=text, page_size=2)
+        second = audit_page(session, admin, filters=text, page_size=2, older_than=first.oldest_seq)
+        back = audit_page(session, admin, filters=text, page_size=2, newer_than=second.newest_seq)
+    assert [r.seq for r in first.rows] == [7, 5]
+    assert [r.seq for r in second.rows] == [3, 1]
+    assert (second.has_newer, second.has_older) == (True, False)
+    assert [r.seq for r in back.rows] == [7, 5]
+    assert (back.has_newer, back.has_older) == (False, True)
+
+
+def test_text_search_forgets_what_a_hard_delete_redacted(engine: Engine, athlete: User, admin: User) -> None:
+    memory = make_memory(engine, athlete, "Private surgery details")
+    with unit_of_work(engine) as session:
+        memories.delete_memory(session, athlete, memory_id=memory.id)
+    with unit_of_work(engine) as session:
+        assert len(audit_page(session, admin, filters=AuditFilter(text="surgery")).rows) == 2
+        memories.hard_delete_memory(session, admin, memory_id=memory.id, reason="Athlete asked")
+    with unit_of_work(engine) as session:
+        assert audit_page(session, admin, filters=AuditFilter(text="surgery")).rows == []
+        assert [r.action for r in audit_page(session, admin, filters=AuditFilter(text="asked")).rows] == ["hard_delete"]

@@ -127,6 +127,18 @@ def test_audit_verify_names_the_first_bad_event(db: str, capsys: pytest.CaptureF
     assert err.strip() == "Audit chain broken at event 2: its recorded fields were changed"
 
 
+def test_audit_verify_checks_since_the_last_checkpoint_and_all_with_full(
+    db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    create = ["user", "create", "jo", "--role", "athlete", "--password-stdin", "--db", db]
+    assert run(create, capsys, "a long password\n")[0] == 0
+    assert run(["audit", "verify", "--db", db], capsys)[:2] == (0, "Audit chain verified: 1 events\n")
+    assert run([*create[:2], "sam", *create[3:]], capsys, "a long password\n")[0] == 0
+    code, out, _ = run(["audit", "verify", "--db", db], capsys)
+    assert (code, out.strip()) == (0, "Audit chain verified up to event #2 (1 new since the checkpoint at #1)")
+    assert run(["audit", "verify", "--full", "--db", db], capsys)[:2] == (0, "Audit chain verified: 2 events\n")
+
+
 def test_console_script_is_installed_and_explains_itself() -> None:
     result = subprocess.run([str(SCRIPT), "--help"], capture_output=True, text=True, check=False)
     assert result.returncode == 0

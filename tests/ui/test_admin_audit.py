@@ -4,13 +4,26 @@ from __future__ import annotations
 
 import csv
 import io
+import threading
+from datetime import timedelta
+from typing import Any
 
+import pytest
 from nicegui.testing import User
+from sqlalchemy import update
+from sqlalchemy.orm import Session
 
-from domain.audit import verify_chain
+from domain import audit
+from domain.actors import SYSTEM
+from domain.audit import ChainReport, verify_chain
+from domain.audit_checkpoints import record, verify
+from domain.enums import AuditAction, AuditTarget
+from domain.models import AuditCheckpoint, AuditEvent
+from domain.types import utcnow
 from persistence.engine import make_engine
 from persistence.uow import unit_of_work
 from tests.ui.admin_helpers import access_kinds, choose, open_admin, table_lacks, table_shows
+from ui.components import admin_audit
 
 
 def event_count(database_url: str) -> int:
@@ -21,9 +34,70 @@ def event_count(database_url: str) -> int:
     return count
 
 
-async def test_status_line_says_the_chain_verifies(user: User, app_database: str) -> None:
+def store_check(database_url: str, *, minutes_ago: int, tamper: bool = False) -> int:
+    """A result stored by an earlier run, `minutes_ago`; then two more events (and event 2 changed if `tamper`)."""
+    engine = make_engine(database_url)
+    with unit_of_work(engine, read_only=True) as session:
+        report = verify(session, SYSTEM)
+    with unit_of_work(engine) as session:
+        record(session, SYSTEM, report)
+        session.execute(update(AuditCheckpoint).values(verified_at=utcnow() - timedelta(minutes=minutes_ago)))
+        for name in ("kim", "lee"):
+            audit.record(
+                session,
+                actor=SYSTEM,
+                action=AuditAction.USER_CREATE,
+                target_type=AuditTarget.USER,
+                target_id=None,
+                athlete_id=None,
+                after={"username": name},
+            )
+        if tamper:
+            session.execute(update(AuditEvent).where(AuditEvent.seq == 2).values(reason="tampered"))
+    engine.dispose()
+    return report.verified.seq
+
+
+async def test_status_line_shows_the_stored_result_then_the_events_since(
+    user: User, app_database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    checkpoint = store_check(app_database, minutes_ago=3)
+    release = threading.Event()
+    started: list[int] = []
+
+    def held_check(session: Session, actor: Any) -> ChainReport:
+        release.wait(10)  # a worker thread: the page goes on meanwhile
+        report = original(session, actor)
+        started.append(report.start_seq)
+        return report
+
+    original = admin_audit.chain_status
+    monkeypatch.setattr(admin_audit, "chain_status", held_check)
     await open_admin(user, "Audit log")
-    await user.should_see(f"Audit chain verified: {event_count(app_database):,} events", retries=50)
+    await user.should_see(f"Audit chain verified up to event #{checkpoint:,}, 3 minutes ago · checking newer events…")
+    release.set()
+    await user.should_see(f"Audit chain verified up to event #{checkpoint + 2:,}, just now", retries=50)
+    assert started == [checkpoint]  # from the checkpoint, not the whole chain
+
+
+async def test_a_standing_break_is_shown_and_not_checked_again_on_open(
+    user: User, app_database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store_check(app_database, minutes_ago=1, tamper=True)
+    engine = make_engine(app_database)
+    with unit_of_work(engine, read_only=True) as session:
+        report = verify(session, SYSTEM, full=True)
+    with unit_of_work(engine) as session:
+        record(session, SYSTEM, report)
+    engine.dispose()
+    monkeypatch.setattr(admin_audit, "chain_status", lambda s, a: pytest.fail("checked on open"))
+    await open_admin(user, "Audit log")
+    await user.should_see("Audit chain broken at event #2: its recorded fields were changed (found just now)")
+
+
+async def test_the_first_check_of_a_never_verified_chain_covers_every_event(user: User, app_database: str) -> None:
+    await open_admin(user, "Audit log")
+    await user.should_see(f"Audit chain verified up to event #{event_count(app_database):,}, just now", retries=50)
 
 
 async def test_filter_by_action_and_open_the_diff(user: User, app_database: str) -> None:

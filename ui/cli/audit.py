@@ -1,11 +1,12 @@
-"""`memory-review audit verify`: recompute the audit log's hash chain."""
+"""`memory-review audit verify [--full]`: recompute the audit log's hash chain."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from domain.audit import verify_chain
+from domain.actors import SYSTEM
+from domain.audit_checkpoints import record, verify
 from persistence.settings import Settings
 from persistence.uow import unit_of_work
 from ui.cli.command import Commands, add_command, add_group, open_database
@@ -13,11 +14,20 @@ from ui.cli.command import Commands, add_command, add_group, open_database
 
 def register(commands: Commands) -> None:
     audit = add_group(commands, "audit", "the audit log")
-    add_command(audit, "verify", "recompute the hash chain and name the first event that does not match it", _verify)
+    parser = add_command(
+        audit,
+        "verify",
+        "recompute the hash chain since the last verified checkpoint and name the first event that does not match it",
+        _verify,
+    )
+    parser.add_argument("--full", action="store_true", help="recompute the whole chain from its first event")
 
 
 def _verify(args: argparse.Namespace, settings: Settings) -> int:
-    with open_database(settings) as engine, unit_of_work(engine, read_only=True) as session:
-        report = verify_chain(session)
+    with open_database(settings) as engine:
+        with unit_of_work(engine, read_only=True) as session:  # a long read holds up no writer
+            report = verify(session, SYSTEM, full=args.full)
+        with unit_of_work(engine) as session:
+            record(session, SYSTEM, report)
     print(report.summary(), file=sys.stdout if report.ok else sys.stderr)
     return 0 if report.ok else 1

@@ -44,7 +44,7 @@ from persistence.engine import make_engine
 from persistence.migrate import upgrade
 from tests.perf.dataset.chain import Chain
 from tests.perf.dataset.phrases import COMMON_WORDS, RARE_WORDS
-from tests.perf.dataset.timeline import COACH_LABEL, Athlete, Ids, Walk
+from tests.perf.dataset.timeline import COACH_LABEL, IMPLIED_PER_MEMORY, Athlete, Ids, Walk
 from tests.perf.dataset.writer import BulkWriter, next_ids, reset_sequences, tune_for_load
 
 __all__ = [
@@ -65,7 +65,8 @@ _ID_TABLES = ("users", "api_tokens", "memories", "proposals", "source_texts", "c
 _PASSWORD_HASH: list[str] = []
 # Archived memories point at the memory that replaced them, which was written after them.
 _LINK_SUPERSEDED = (
-    "UPDATE memories SET superseded_by_id = :new, archived_at = :at, updated_at = :at, version = 2 WHERE id = :old"
+    "UPDATE memories SET superseded_by_id = :superseded_by_id, archived_at = :archived_at, "
+    "updated_at = :archived_at, version = 2 WHERE id = :id"
 )
 
 
@@ -76,8 +77,9 @@ class Spec:
     `heavy`: memories of the first athletes, taken out of `memories` (e.g. (2_000,) for the Context
     page's athlete); the rest is split evenly over the other athletes. Pending proposals arrive in
     the last three days: `pending` per athlete, `heavy_pending` per heavy athlete. Rejected and
-    expired proposals: `rejected_per_memory` × memories. `audit_events`: stop the log after that
-    many events (None: every event the rows imply, about 1.6 per memory); the chain stays valid.
+    expired proposals: `rejected_per_memory` × memories. `audit_events`: about that many events,
+    spread over the year (None: every event the rows imply, about 3.4 per memory), never more;
+    the chain stays valid, some rows just have no event.
     """
 
     athletes: int = 10
@@ -126,7 +128,7 @@ def generate(engine: Engine, spec: Spec, *, progress: Callable[[str], None] | No
         connection.commit()
         ids = next_ids(connection, _ID_TABLES)
         head_seq, head_hash = connection.execute(text("SELECT seq, hash FROM audit_head WHERE id = 1")).one()
-        chain = Chain(head_seq, head_hash, spec.audit_events)
+        chain = Chain(head_seq, head_hash, spec.audit_events, _keep(spec), spec.seed)
         writer = BulkWriter(connection, on_flush=lambda c: _move_head(c, chain))
         athletes, admin, token_id = _people(writer, chain, spec, ids, now - timedelta(days=366))
         walk = Walk(
@@ -146,7 +148,7 @@ def generate(engine: Engine, spec: Spec, *, progress: Callable[[str], None] | No
         _dedup_keys(writer, walk)
         walk.run()
         writer.flush()
-        writer.execute_many(_LINK_SUPERSEDED, walk.superseded)
+        writer.execute_many(_LINK_SUPERSEDED, "memories", walk.superseded)
         reset_sequences(connection, _ID_TABLES)
         connection.commit()
         connection.invalidate()  # its bulk-load settings must not serve the benchmark's own work
@@ -164,6 +166,15 @@ def generate(engine: Engine, spec: Spec, *, progress: Callable[[str], None] | No
     if progress is not None:
         progress(loaded.summary())
     return loaded
+
+
+def _keep(spec: Spec) -> float:
+    """The share of implied events to write so about `audit_events` are written over the whole year."""
+    if spec.audit_events is None:
+        return 1.0
+    pending = spec.pending * (spec.athletes - len(spec.heavy)) + spec.heavy_pending * len(spec.heavy)
+    implied = spec.athletes + spec.memories * IMPLIED_PER_MEMORY + spec.memories * spec.rejected_per_memory * 3
+    return min(1.0, 1.05 * spec.audit_events / (implied + pending * 2))
 
 
 def _password_hash() -> str:

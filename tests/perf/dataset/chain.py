@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import random
 from datetime import datetime
 from types import SimpleNamespace
 from typing import Any
@@ -14,10 +15,12 @@ from domain.enums import AuditAction, AuditTarget
 class Chain:
     """The next events of the chain, continuing from the head the database had."""
 
-    def __init__(self, seq: int, head_hash: str, limit: int | None) -> None:
+    def __init__(self, seq: int, head_hash: str, limit: int | None = None, keep: float = 1.0, seed: int = 0) -> None:
         self.seq = seq
         self.hash = head_hash
         self.limit = limit
+        self.keep = keep  # the share of events written (the others are left out; the chain stays whole)
+        self.thinning = random.Random(seed)  # its own, so the rows do not depend on `keep`
         self.written = 0
 
     def full(self) -> bool:
@@ -37,7 +40,7 @@ class Chain:
         reason: str | None = None,
     ) -> dict[str, Any] | None:
         """The row of the next event, or None once `limit` events were made."""
-        if self.full():
+        if self.full() or (self.keep < 1 and self.thinning.random() >= self.keep):
             return None
         row: dict[str, Any] = {
             "seq": self.seq + 1,

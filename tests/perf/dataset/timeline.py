@@ -40,6 +40,8 @@ PROPOSED_SHARE = 0.6  # memories that came from a confirmed proposal (the rest t
 DELETED_SHARE = 0.05
 ARCHIVED_SHARE = 0.06  # each is superseded by the next memory of its athlete and type
 EDITED_SHARE = 0.08
+# create; ingest, propose and confirm of the proposed; edit; delete; supersede (an estimate)
+IMPLIED_PER_MEMORY = 1 + PROPOSED_SHARE * 3 + EDITED_SHARE + DELETED_SHARE + ARCHIVED_SHARE * 0.9
 READ_SIZE = 12  # memories one coach read serves
 PENDING_WINDOW = timedelta(days=3)
 EXPIRY = timedelta(days=30)
@@ -290,7 +292,7 @@ class Walk:
         if new["status"] != MemoryStatus.ACTIVE.value or not waiting:
             return
         old = waiting.pop(0)
-        self.superseded.append({"old": old["id"], "new": new["id"], "at": at})
+        self.superseded.append({"id": old["id"], "superseded_by_id": new["id"], "archived_at": at})
         before = _snapshot(old)
         after = _snapshot(old, status=MemoryStatus.ARCHIVED.value, superseded_by=new["id"], version=2)
         self._memory_event(at, (athlete.id, athlete.username), AuditAction.SUPERSEDE, old, before, after)

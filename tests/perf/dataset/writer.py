@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, inspect, text
+from sqlalchemy import JSON, Boolean, Connection, DateTime, Engine, inspect, text
 
 # Parents before children: a row's foreign keys point at rows of earlier tables or earlier rounds.
 ORDER = (
@@ -30,20 +30,24 @@ ORDER = (
 ROUND_ROWS = 20_000
 
 
-def _sqlite_value(value: Any) -> Any:
-    if isinstance(value, datetime):  # as SQLAlchemy's SQLite DATETIME stores it (UTC, no zone)
-        return f"{value:%Y-%m-%d %H:%M:%S}.{value.microsecond:06d}"
-    if isinstance(value, dict | list):
-        return json.dumps(value, ensure_ascii=False)  # as persistence.engine serialises JSON
-    if isinstance(value, bool):
-        return int(value)
-    return value
+def _sqlite_datetime(value: datetime) -> str:
+    """As SQLAlchemy's SQLite DATETIME stores it: UTC, no zone, always microseconds."""
+    return value.astimezone(UTC).isoformat(" ", "microseconds")[:26]
 
 
-def _postgres_value(value: Any) -> Any:
-    if isinstance(value, dict | list):
-        return json.dumps(value, ensure_ascii=False)
-    return value
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)  # as persistence.engine serialises JSON
+
+
+def _converters(dialect: str, column_type: Any) -> Callable[[Any], Any] | None:
+    """How one column's Python values are handed to the driver (None: as they are)."""
+    if isinstance(column_type, JSON):
+        return _json
+    if dialect == "sqlite" and isinstance(column_type, DateTime):
+        return _sqlite_datetime
+    if dialect == "sqlite" and isinstance(column_type, Boolean):
+        return int
+    return None
 
 
 class BulkWriter:
@@ -53,7 +57,12 @@ class BulkWriter:
         self.connection = connection
         self.dialect = connection.dialect.name
         names = inspect(connection).get_table_names()
-        self.columns = {t: {c["name"] for c in inspect(connection).get_columns(t)} for t in ORDER if t in names}
+        reflected = {t: inspect(connection).get_columns(t) for t in ORDER if t in names}
+        self.columns = {t: {c["name"] for c in columns} for t, columns in reflected.items()}
+        self.convert = {
+            t: {c["name"]: f for c in columns if (f := _converters(self.dialect, c["type"])) is not None}
+            for t, columns in reflected.items()
+        }
         self.buffers: dict[str, list[dict[str, Any]]] = {t: [] for t in ORDER}
         self.pending = 0
         self.written: dict[str, int] = dict.fromkeys(ORDER, 0)
@@ -71,6 +80,8 @@ class BulkWriter:
             self.flush()
 
     def flush(self) -> None:
+        if not self.connection.in_transaction():
+            self.connection.begin()  # the raw cursors below write inside it (pysqlite itself is in autocommit)
         for table in ORDER:
             rows = self.buffers[table]
             if rows:
@@ -87,21 +98,36 @@ class BulkWriter:
         names = ", ".join(columns)
         raw = self.connection.connection.dbapi_connection
         assert raw is not None
+        values = self._values(table, columns, rows)
         if self.dialect == "sqlite":
             marks = ", ".join("?" * len(columns))
-            values = [tuple(_sqlite_value(row[c]) for c in columns) for row in rows]
             raw.cursor().executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", values)
             return
         with raw.cursor() as cursor, cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:  # type: ignore[attr-defined]
-            for row in rows:
-                copy.write_row(tuple(_postgres_value(row[c]) for c in columns))
+            for row in values:
+                copy.write_row(row)
 
-    def execute_many(self, sql: str, rows: list[dict[str, Any]]) -> None:
-        """A statement over many parameter sets (the post-load fix-ups), in the current round."""
-        convert = _sqlite_value if self.dialect == "sqlite" else _postgres_value
+    def _values(self, table: str, columns: list[str], rows: list[dict[str, Any]]) -> list[list[Any]]:
+        special = [(i, f) for i, c in enumerate(columns) if (f := self.convert[table].get(c)) is not None]
+        values = []
+        for row in rows:
+            value = [row[c] for c in columns]
+            for i, convert in special:
+                if value[i] is not None:
+                    value[i] = convert(value[i])
+            values.append(value)
+        return values
+
+    def execute_many(self, sql: str, table: str, rows: list[dict[str, Any]]) -> None:
+        """One statement over many parameter sets of `table`'s columns (the post-load fix-ups)."""
+        convert = self.convert[table]
         for start in range(0, len(rows), ROUND_ROWS):
-            batch = rows[start : start + ROUND_ROWS]
-            self.connection.execute(text(sql), [{k: convert(v) for k, v in row.items()} for row in batch])
+            batch = [
+                {k: v if v is None or k not in convert else convert[k](v) for k, v in row.items()}
+                for row in rows[start : start + ROUND_ROWS]
+            ]
+            if batch:
+                self.connection.execute(text(sql), batch)
         self.connection.commit()
 
 
