@@ -15,6 +15,8 @@ them. Same `Spec` and seed, same data (ids too, on an empty database).
         loaded = generate(engine, Spec(athletes=1_000, memories=1_000_000, heavy=(2_000,)))
         athlete = loaded.heavy[0]  # log in as loaded.usernames[0] with PASSWORD
 
+    path, loaded = cached(Spec(...))  # or: a SQLite file generated once, reused while nothing changed
+
 Coach reads: the coach API stores one `coach_reads` row (and its `coach_read_memories`) per read;
 the walk writes about `reads_per_memory` of them per memory, serving the athlete's newest active
 memories. A bench of the coach API's read path can start from them (`Loaded.coach_token`).
@@ -31,7 +33,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -42,6 +44,7 @@ from domain.enums import AuditAction, AuditTarget, Role
 from domain.types import utcnow
 from persistence.engine import make_engine
 from persistence.migrate import upgrade
+from tests.perf.dataset.cache import cached_sqlite, copy_to
 from tests.perf.dataset.chain import Chain
 from tests.perf.dataset.phrases import COMMON_WORDS, RARE_WORDS
 from tests.perf.dataset.timeline import COACH_LABEL, IMPLIED_PER_MEMORY, Athlete, Ids, Walk
@@ -53,6 +56,8 @@ __all__ = [
     "RARE_WORDS",
     "Loaded",
     "Spec",
+    "cached",
+    "copy_to",
     "generate",
     "postgres_database",
     "postgres_url",
@@ -243,6 +248,13 @@ def _move_head(connection: Connection, chain: Chain) -> None:
     connection.execute(
         text("UPDATE audit_head SET seq = :seq, hash = :hash WHERE id = 1"), {"seq": chain.seq, "hash": chain.hash}
     )
+
+
+def cached(spec: Spec) -> tuple[Path, Loaded]:
+    """A SQLite file holding `spec`'s data, generated once and reused (tests/perf/dataset/cache.py),
+    and its Loaded. Open it read-only, or write to `copy_to(path, tmp / "db.sqlite3")`."""
+    path, facts = cached_sqlite(spec, lambda engine, s: asdict(generate(engine, s, progress=print)))
+    return path, Loaded(**facts)
 
 
 def postgres_url() -> str:
