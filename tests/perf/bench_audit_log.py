@@ -1,163 +1,102 @@
-"""Audit log pages with 1,000,000 events: first page, filtered pages, a deep page (keyset).
+"""Audit log pages at 1,000,000 events (quick: 100,000): first page, filtered pages, text search,
+deep pages by keyset, and OFFSET to the same depth for contrast. SQLite.
 
-The events are bench data, bulk-inserted with SQLAlchemy Core and a correct hash chain into
-a SQLite file under /tmp that later runs reuse. Each figure is the median of several runs of
-the same service the admin console calls (domain.audit_log.audit_page); the access events
-those calls record are rolled back, so the file stays as built.
+Data: the shared generated data set (tests/perf/dataset: bulk-loaded, not through the services,
+with a valid hash chain), `audit_spec`, which bench_audit_verify uses too. Each figure is the
+median of several runs of the service the admin console calls (domain.audit_log.audit_page); the
+access events those calls record are rolled back, so the cached file stays as built.
 """
 
 from __future__ import annotations
 
 import os
-import statistics
 import time
 from collections.abc import Callable
 from datetime import timedelta
-from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import Engine, func, insert, select, text, update
+from sqlalchemy import Engine, select
 
-from domain.audit import digest, event_hash
 from domain.audit_log import AuditFilter, audit_page
-from domain.enums import Role
-from domain.models import GENESIS_HASH, AuditEvent, AuditHead, User
+from domain.enums import AuditAction
+from domain.models import AuditEvent, User
 from domain.types import utcnow
 from persistence.engine import make_engine
-from persistence.migrate import upgrade
 from persistence.uow import unit_of_work
+from tests.perf import dataset
+from tests.perf.baselines import Timing
+from tests.perf.figures import record
 
-EVENTS = int(os.environ.get("BENCH_AUDIT_EVENTS", "1000000"))
-DATA_VERSION = 2  # bump when _event() changes, so an old file is not reused
-DATABASE = Path(os.environ.get("BENCH_AUDIT_DB", f"/tmp/memory-review-bench-audit-v{DATA_VERSION}-{EVENTS}.sqlite3"))
-ATHLETES = 200
-BATCH = 20_000
+EVENTS, QUICK_EVENTS = 1_000_000, 100_000
 RUNS = 7
-ACTIONS = ("create", "edit", "edit", "propose", "proposal_confirm", "delete", "restore", "edit", "create", "revert")
+NO_MATCH = "zyzzyva"
 
 
-def run() -> None:
-    engine = _database()
+def audit_spec(quick: bool) -> dataset.Spec:
+    """About EVENTS audit events (3 or so per memory) over 200 athletes."""
+    events = QUICK_EVENTS if quick else EVENTS
+    return dataset.Spec(athletes=200, memories=events // 3, audit_events=events, prefix="audit")
+
+
+def size_label(events: int) -> str:
+    return f"{events // 1_000_000}m" if events >= 1_000_000 else f"{events // 1_000}k"
+
+
+def run(quick: bool = False) -> None:
+    path, loaded = dataset.cached(audit_spec(quick))
+    engine = make_engine(f"sqlite:///{path}")
+    try:
+        _pages(engine, loaded)
+    finally:
+        engine.dispose()
+
+
+def _pages(engine: Engine, loaded: dataset.Loaded) -> None:
+    total = loaded.audit_head
     with unit_of_work(engine, read_only=True) as session:
-        admin = session.scalar(select(User).where(User.role == Role.ADMIN))
-        athlete_id = session.scalar(select(User.id).where(User.username == "athlete-042"))
-        total = session.scalar(select(AuditHead.seq))
-    assert admin is not None and athlete_id is not None
-    print(f"{total:,} audit events in {DATABASE}")
+        admin = session.get(User, loaded.admin_id)
+    assert admin is not None
+    athlete_id = loaded.athlete_ids[42]
+    common, rare = dataset.COMMON_WORDS[0], dataset.RARE_WORDS[-1]
     day = (utcnow() - timedelta(days=200)).date()
-    cases: list[tuple[str, dict[str, Any]]] = [
-        ("first page (newest 25)", {}),
-        ("filtered: one athlete", {"filters": AuditFilter(athlete_id=athlete_id)}),
-        ("filtered: action = delete", {"filters": AuditFilter(action="delete")}),
-        ("filtered: actor = admin", {"filters": AuditFilter(actor_id=admin.id)}),
-        ("filtered: one day, 200 days ago", {"filters": AuditFilter(since=day, until=day)}),
-        ("filtered: text 'tempo' (1 in 50)", {"filters": AuditFilter(text="tempo")}),
-        ("filtered: text matching nothing", {"filters": AuditFilter(text="no such words")}),
-        ("filtered: athlete + action", {"filters": AuditFilter(athlete_id=athlete_id, action="restore")}),
-        ("deep page (keyset, 990,000 back)", {"older_than": total - 990_000 if total > 990_000 else 26}),
-        ("deep page, one athlete (keyset)", {"filters": AuditFilter(athlete_id=athlete_id), "older_than": 50_000}),
-    ]
-    for label, kwargs in cases:
-        rows, ms = _timed(engine, lambda s, kw=kwargs: len(audit_page(s, admin, **kw).rows))
-        print(f"  {label:<36} {ms:8.2f} ms  ({rows} rows)")
-    depth = max(0, total - 26 - 10_000) if total > 20_000 else 0
-    _, ms = _timed(engine, lambda s: len(s.execute(_offset_query(depth)).all()))
-    print(f"  {'for contrast: same depth by OFFSET':<36} {ms:8.2f} ms  (OFFSET {depth:,})")
+    print(f"{total:,} audit events (SQLite, generated data set); load average {os.getloadavg()[0]:.2f}")
+    cases: list[tuple[str, str, dict[str, Any]]] = [
+        ("first_page", "first page (newest 25)", {}),
+        ("athlete", "filtered: one athlete", {"filters": AuditFilter(athlete_id=athlete_id)}),
+        ("action", "filtered: action = delete", {"filters": AuditFilter(action=AuditAction.DELETE)}),
+        ("actor", "filtered: actor = admin", {"filters": AuditFilter(actor_id=loaded.admin_id)}),
+        ("day", "filtered: one day, 200 days ago", {"filters": AuditFilter(since=day, until=day)}),
+        ("text_common", f"text '{common}' (common)", {"filters": AuditFilter(text=common)}),
+        ("text_rare", f"text '{rare}' (rare)", {"filters": AuditFilter(text=rare)}),
+        ("text_none", "text matching nothing", {"filters": AuditFilter(text=NO_MATCH)}),
+        ("text_athlete", f"text '{common}', one athlete", {"filters": AuditFilter(text=common, athlete_id=athlete_id)}),
+        ("athlete_action", "athlete + action", {"filters": AuditFilter(athlete_id=athlete_id, action="edit")}),
+        ("deep", f"deep page (keyset, {int(total * 0.99):,} back)", {"older_than": total - int(total * 0.99)}),
+        ("deep_athlete", "deep page, one athlete (keyset)", {"filters": AuditFilter(athlete_id=athlete_id),
+                                                              "older_than": total // 20}),
+    ]  # fmt: skip
+    size = size_label(total)
+    for key, label, kwargs in cases:
+        timing = _timed(engine, lambda s, kw=kwargs: len(audit_page(s, admin, **kw).rows))
+        print(f"  {label:<40} {timing.p50_ms:8.2f} ms  ({timing.rows} rows)  load {os.getloadavg()[0]:.2f}")
+        record(f"audit_page_{key}_ms_sqlite_{size}", round(timing.p50_ms, 2))
+    depth = int(total * 0.99)  # the keyset case's depth
+    offset = _timed(engine, lambda s: len(s.execute(_offset_query(depth)).all()))
+    print(f"  {'for contrast: same depth by OFFSET':<40} {offset.p50_ms:8.2f} ms  (OFFSET {depth:,})")
+    record(f"audit_page_deep_offset_ms_sqlite_{size}", round(offset.p50_ms, 2))
 
 
-def _timed(engine: Engine, call: Callable[[Any], int]) -> tuple[int, float]:
+def _timed(engine: Engine, call: Callable[[Any], int], runs: int = RUNS) -> Timing:
     timings: list[float] = []
     rows = 0
-    for _ in range(RUNS):
+    for _ in range(runs):
         with unit_of_work(engine, read_only=True) as session:
             started = time.perf_counter()
             rows = call(session)
             timings.append((time.perf_counter() - started) * 1000)
             session.rollback()
-    return rows, statistics.median(timings)
+    return Timing(timings, rows)
 
 
 def _offset_query(depth: int) -> Any:
     return select(AuditEvent).order_by(AuditEvent.seq.desc()).limit(25).offset(depth)
-
-
-def _database() -> Engine:
-    engine = make_engine(f"sqlite:///{DATABASE}")
-    if DATABASE.exists():
-        with engine.connect() as connection:
-            ready = connection.execute(text("SELECT seq FROM audit_head WHERE id = 1")).scalar()
-        if ready == EVENTS:
-            print("(reusing the bench database)")
-            return engine
-        engine.dispose()
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{DATABASE}{suffix}").unlink(missing_ok=True)
-        engine = make_engine(f"sqlite:///{DATABASE}")
-    started = time.perf_counter()
-    upgrade(engine)
-    _fill(engine)
-    print(f"(built the bench database in {time.perf_counter() - started:.0f} s)")
-    return engine
-
-
-def _fill(engine: Engine) -> None:
-    now = utcnow()
-    with engine.begin() as connection:
-        users = [
-            {
-                "username": f"athlete-{n:03d}",
-                "display_name": f"Athlete {n}",
-                "role": Role.ATHLETE,
-                "password_hash": "!",
-                "disabled": False,
-                "session_epoch": 0,
-                "created_at": now,
-            }
-            for n in range(ATHLETES)
-        ]
-        users.append({**users[0], "username": "admin", "display_name": "Admin", "role": Role.ADMIN})
-        connection.execute(insert(User), users)
-        admin_id = connection.execute(select(User.id).where(User.username == "admin")).scalar_one()
-        start = now - timedelta(days=730)
-        step = timedelta(days=730) / EVENTS
-        prev = GENESIS_HASH
-        for first in range(1, EVENTS + 1, BATCH):
-            rows = []
-            for seq in range(first, min(first + BATCH, EVENTS + 1)):
-                row = _event(seq, start + step * seq, admin_id)
-                row["prev_hash"] = prev
-                row["hash"] = prev = event_hash(SimpleNamespace(**row), prev)  # type: ignore[arg-type]
-                rows.append(row)
-            connection.execute(insert(AuditEvent), rows)
-        connection.execute(update(AuditHead).where(AuditHead.id == 1).values(seq=EVENTS, hash=prev))
-        connection.execute(text("ANALYZE"))
-    with engine.connect() as connection:
-        connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-        assert connection.execute(select(func.count()).select_from(AuditEvent)).scalar() == EVENTS
-
-
-def _event(seq: int, at: Any, admin_id: int) -> dict[str, Any]:
-    action = ACTIONS[(seq // ATHLETES) % len(ACTIONS)]  # every athlete gets every kind of action
-    athlete = 1 + (seq * 7919) % ATHLETES
-    memory = seq // 3
-    by_admin = action == "restore"
-    content = f"Memory {memory}: {'tempo runs' if seq % 50 == 0 else 'easy miles'} felt good"
-    after = {"content": content, "type": "preference", "tags": [], "confidence": "medium", "status": "active"}
-    before = None if action in ("create", "propose") else {**after, "content": f"Memory {memory}: before"}
-    return {
-        "seq": seq,
-        "at": at,
-        "actor_id": admin_id if by_admin else (None if action == "propose" else athlete),
-        "actor_label": "admin" if by_admin else ("system" if action == "propose" else f"athlete-{athlete - 1:03d}"),
-        "action": action,
-        "athlete_id": athlete,
-        "target_type": "proposal" if action == "propose" else "memory",
-        "target_id": memory,
-        "before": before,
-        "after": after,
-        "before_digest": digest(before),
-        "after_digest": digest(after),
-        "redacted": False,
-        "reason": "Deleted by mistake" if by_admin else None,
-    }
