@@ -38,7 +38,36 @@ def prepare(settings: Settings, *, demo: bool) -> bool:
     app.add_middleware(LoginRequired)
     install_api(settings)  # its gate is outermost: /api/ never reaches the login redirect without a token
     app.add_static_files("/assets", str(ASSETS / "static"))
+    _probe_loop_lag(settings)
     return loaded
+
+
+def _probe_loop_lag(settings: Settings) -> None:
+    """Opt-in, for `make bench` (MEMORY_REVIEW_LAG_PROBE=1): every second, append to lag-probe.log
+    in the data directory the event loop's worst lag in that second (how late a 10 ms sleep woke)."""
+    import asyncio
+    import os
+    import time
+
+    from nicegui import background_tasks
+
+    if os.environ.get("MEMORY_REVIEW_LAG_PROBE") != "1":
+        return
+    path = settings.data_dir / "lag-probe.log"
+
+    async def probe() -> None:
+        loop = asyncio.get_running_loop()
+        worst, second = 0.0, loop.time()
+        with path.open("a", buffering=1) as log:
+            while True:
+                asleep = loop.time()
+                await asyncio.sleep(0.01)
+                worst = max(worst, loop.time() - asleep - 0.01)
+                if loop.time() - second >= 1:
+                    log.write(f"{time.time():.3f} {worst * 1000:.1f}\n")
+                    worst, second = 0.0, loop.time()
+
+    app.on_startup(lambda: background_tasks.create(probe(), name="lag probe"))
 
 
 def _set_up_theme() -> None:

@@ -52,7 +52,9 @@ from tests.perf.dataset.writer import BulkWriter, next_ids, reset_sequences, tun
 
 __all__ = [
     "COMMON_WORDS",
+    "MILLION",
     "PASSWORD",
+    "QUICK",
     "RARE_WORDS",
     "Loaded",
     "Spec",
@@ -62,6 +64,7 @@ __all__ = [
     "postgres_database",
     "postgres_url",
     "sqlite_database",
+    "standard",
 ]
 
 PASSWORD = "bench-password"
@@ -121,6 +124,16 @@ class Loaded:
     def summary(self) -> str:
         shown = ", ".join(f"{n:,} {t}" for t, n in self.rows.items() if n)
         return f"generated {shown} in {self.seconds:.1f} s"
+
+
+# The shared data sets: benches that use the same one share its cached file (see `cached`).
+MILLION = Spec(athletes=1_000, memories=1_000_000, heavy=(2_000, 20_000), audit_events=1_000_000)
+QUICK = Spec(athletes=20, memories=20_000, heavy=(2_000,), audit_events=20_000)
+
+
+def standard(quick: bool) -> Spec:
+    """MILLION (full mode) or QUICK: the first athlete has 2,000 memories and 300 pending proposals."""
+    return QUICK if quick else MILLION
 
 
 def generate(engine: Engine, spec: Spec, *, progress: Callable[[str], None] | None = None) -> Loaded:

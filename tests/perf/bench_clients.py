@@ -1,0 +1,142 @@
+"""N browser clients open the Context page of an athlete with 2,000 memories (and 300 pending
+proposals) at the same moment: page-ready p95 (navigation until the first memory is visible),
+the server's memory per connected client and whether it is released when they leave, and the
+event loop's worst lag meanwhile (the server's opt-in probe, MEMORY_REVIEW_LAG_PROBE=1).
+
+N = 20 and 50 (10 in quick mode), each against a freshly started server on a copy of the same
+generated database. The N pages are tabs of one headless Chromium (every tab is its own NiceGUI
+client); all of them run on this 2-core machine beside the server, so the browser's own work is
+in the figures too. Figures are printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from playwright.async_api import Browser, BrowserContext, Page, async_playwright
+
+from tests.perf import dataset
+from tests.perf.baselines import percentile
+from tests.perf.browser import CHROMIUM, CHROMIUM_ARGS, FIRST_MEMORY, Running, lag_since, serve
+from tests.perf.figures import record
+
+SPEC = dataset.Spec(athletes=3, memories=2_400, heavy=(2_000,), heavy_pending=300, audit_events=10_000)
+SETTLE_S = 3  # after the pages are ready, before memory is read
+LEAVE_S = 12  # after the pages close: NiceGUI deletes a client once its reconnect timeout (3 s) passed
+
+
+@dataclass(frozen=True)
+class Outcome:
+    clients: int
+    ready_ms: list[float]
+    failed: int
+    rss_before: float
+    rss_connected: float
+    rss_after: float
+    lags: list[float]
+
+
+async def _logged_in_state(browser: Browser, running: Running, username: str) -> dict[str, object]:
+    """One login (argon2 on the server takes a while) whose cookies every tab reuses."""
+    context = await browser.new_context(viewport={"width": 1280, "height": 900})
+    page = await context.new_page()
+    await page.goto(f"{running.url}/login")
+    await page.get_by_label("Username").fill(username)
+    await page.get_by_label("Password").fill(dataset.PASSWORD)
+    await page.get_by_role("button", name="Log in").click()
+    await page.locator(FIRST_MEMORY).first.wait_for(state="visible", timeout=60_000)
+    state = await context.storage_state()
+    await context.close()
+    return dict(state)
+
+
+async def _open(page: Page, url: str) -> float | None:
+    started = time.perf_counter()
+    try:
+        await page.goto(url, wait_until="commit", timeout=180_000)
+        await page.locator(FIRST_MEMORY).first.wait_for(state="visible", timeout=180_000)
+    except Exception as exc:  # a tab that never gets there is counted, not fatal
+        print(f"  a client failed: {type(exc).__name__}: {str(exc).splitlines()[0]}")
+        return None
+    return (time.perf_counter() - started) * 1000
+
+
+async def _measure(running: Running, clients: int, username: str) -> Outcome:
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        state = await _logged_in_state(browser, running, username)
+        contexts: list[BrowserContext] = []
+        pages: list[Page] = []
+        for _ in range(clients):
+            context = await browser.new_context(viewport={"width": 1280, "height": 900}, storage_state=state)  # type: ignore[arg-type]
+            contexts.append(context)
+            pages.append(await context.new_page())
+        await asyncio.sleep(LEAVE_S)  # the login tab's client is gone
+        rss_before = running.rss_mib()
+        since = time.time()
+        results = await asyncio.gather(*(_open(page, f"{running.url}/") for page in pages))
+        until = time.time()
+        await asyncio.sleep(SETTLE_S)
+        rss_connected = running.rss_mib()
+        for context in contexts:
+            await context.close()
+        await asyncio.sleep(LEAVE_S)
+        rss_after = running.rss_mib()
+        await browser.close()
+    ready = [r for r in results if r is not None]
+    return Outcome(clients, ready, clients - len(ready), rss_before, rss_connected, rss_after,
+                   lag_since(running, since, until))  # fmt: skip
+
+
+def _report(outcome: Outcome) -> None:
+    n = outcome.clients
+    grown = outcome.rss_connected - outcome.rss_before
+    per_client = grown / n
+    released = outcome.rss_connected - outcome.rss_after
+    released_pct = 100 * released / grown if grown > 0 else 0.0
+    load = os.getloadavg()[0]
+    if outcome.ready_ms:
+        p95, last = percentile(outcome.ready_ms, 95), max(outcome.ready_ms)
+        print(
+            f"{n} clients at once: page ready p50 {percentile(outcome.ready_ms, 50):,.0f} ms, p95 {p95:,.0f} ms, "
+            f"last {last:,.0f} ms ({outcome.failed} failed)  (load {load:.2f})"
+        )
+        record(f"clients_{n}_page_ready_p95_ms", p95)
+        record(f"clients_{n}_page_ready_last_ms", last)
+    print(
+        f"  server memory: {outcome.rss_before:,.0f} MiB → {outcome.rss_connected:,.0f} MiB with {n} clients "
+        f"({per_client:.2f} MiB per client) → {outcome.rss_after:,.0f} MiB {LEAVE_S} s after they left "
+        f"({released:,.0f} MiB, {released_pct:.0f} % of the growth, released)"
+    )
+    record(f"clients_{n}_rss_per_client_mib", per_client)
+    record(f"clients_{n}_rss_released_pct", released_pct)
+    if outcome.lags:
+        stalls = sum(lag > 100 for lag in outcome.lags)
+        print(
+            f"  event loop lag while they opened: worst {max(outcome.lags):,.0f} ms, "
+            f"p95 of seconds {percentile(outcome.lags, 95):,.0f} ms, {stalls} of {len(outcome.lags)} s over 100 ms"
+        )
+        record(f"clients_{n}_loop_lag_max_ms", max(outcome.lags))
+        record(f"clients_{n}_loop_lag_seconds_over_100ms_count", stalls)
+
+
+def run(quick: bool = False) -> None:
+    path, loaded = dataset.cached(SPEC)
+    print(f"athlete {loaded.usernames[0]}: {SPEC.heavy[0]:,} memories, {SPEC.heavy_pending} pending proposals")
+    for clients in (10,) if quick else (20, 50):
+        with tempfile.TemporaryDirectory(prefix="bench-clients-") as tmp:
+            folder = Path(tmp)
+            shutil.copyfile(path, folder / "app.sqlite3")
+            with serve(folder / "app.sqlite3", folder, lag_probe=True) as running:
+                outcome = asyncio.run(_measure(running, clients, loaded.usernames[0]))
+        _report(outcome)
+
+
+if __name__ == "__main__":
+    run(quick=True)
