@@ -54,12 +54,13 @@ def cached_sqlite(
         _remove(building)
         engine = make_engine(f"sqlite:///{building}")
         upgrade(engine)
+        engine.dispose()  # the build's connection is then the file's only one
         facts = build(engine, spec)
         with engine.connect() as connection:
             raw = connection.connection.dbapi_connection  # autocommit: no transaction around these
             assert raw is not None
             raw.execute("ANALYZE")
-            raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the engine's connect set WAL again
         engine.dispose()
         building.rename(path)
         _remove(building)

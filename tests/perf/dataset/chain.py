@@ -3,13 +3,27 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 from datetime import datetime
 from types import SimpleNamespace
 from typing import Any
 
-from domain.audit import digest, event_hash
+from domain.audit import canonical_json, event_hash
 from domain.enums import AuditAction, AuditTarget
+
+
+class RawJson(str):
+    """A payload already serialised; stored as it is (the writer does not encode it again)."""
+
+
+def _payload(value: dict[str, Any] | None) -> tuple[RawJson | None, str | None]:
+    """The stored text and the digest of a payload from one serialisation: the canonical form
+    domain.audit.digest hashes is also valid JSON to store (it reads back as the same dict)."""
+    if value is None:
+        return None, None
+    text = canonical_json(value)
+    return RawJson(text), hashlib.sha256(text.encode()).hexdigest()
 
 
 class Chain:
@@ -26,6 +40,12 @@ class Chain:
     def full(self) -> bool:
         return self.limit is not None and self.written >= self.limit
 
+    def admit(self) -> bool:
+        """Whether the next event is written (ask once per event, before building its payloads)."""
+        if self.full():
+            return False
+        return self.keep >= 1 or self.thinning.random() < self.keep
+
     def event(
         self,
         *,
@@ -38,10 +58,10 @@ class Chain:
         before: dict[str, Any] | None = None,
         after: dict[str, Any] | None = None,
         reason: str | None = None,
-    ) -> dict[str, Any] | None:
-        """The row of the next event, or None once `limit` events were made."""
-        if self.full() or (self.keep < 1 and self.thinning.random() >= self.keep):
-            return None
+    ) -> dict[str, Any]:
+        """The row of the next event (after `admit()` said yes)."""
+        before_text, before_digest = _payload(before)
+        after_text, after_digest = _payload(after)
         row: dict[str, Any] = {
             "seq": self.seq + 1,
             "at": at,
@@ -51,10 +71,10 @@ class Chain:
             "athlete_id": athlete_id,
             "target_type": target.value,
             "target_id": target_id,
-            "before": before,
-            "after": after,
-            "before_digest": digest(before),
-            "after_digest": digest(after),
+            "before": before_text,
+            "after": after_text,
+            "before_digest": before_digest,
+            "after_digest": after_digest,
             "redacted": False,
             "reason": reason,
             "prev_hash": self.hash,

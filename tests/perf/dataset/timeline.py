@@ -48,6 +48,9 @@ EXPIRY = timedelta(days=30)
 COACH_LABEL = "token:bench-coach"
 
 
+Payload = dict[str, Any] | Callable[[], dict[str, Any]] | None
+
+
 @dataclass
 class Athlete:
     id: int
@@ -166,10 +169,12 @@ class Walk:
         later = at + timedelta(days=self.rng.random() * max_days, seconds=1)
         return min(later, self.now - reserve - timedelta(seconds=self.rng.randrange(1, 3600)))
 
-    def _event(self, **kwargs: Any) -> None:
-        row = self.chain.event(**kwargs)
-        if row is not None:
-            self.writer.add("audit_events", row)
+    def _event(self, *, before: Payload = None, after: Payload = None, **kwargs: Any) -> None:
+        """One event, if the chain admits it; payloads given as functions are built only then."""
+        if self.chain.admit():
+            before = before() if callable(before) else before
+            after = after() if callable(after) else after
+            self.writer.add("audit_events", self.chain.event(before=before, after=after, **kwargs))
 
     # -- steps ----------------------------------------------------------------------------------
 
@@ -219,7 +224,7 @@ class Walk:
         if self.content_key is not None:
             row["content_key"] = self.content_key(row["content"])
         actor = (athlete.id, athlete.username)
-        created = _snapshot(row)
+        created = partial(_snapshot, dict(row))  # as it was created, whatever changes later
         edit = delete = None
         if rng.random() < EDITED_SHARE:
             edited_at = self._after(at, max_days=60)
@@ -329,7 +334,7 @@ class Walk:
              "received_at": received},
         )  # fmt: skip
         coach = (None, COACH_LABEL)
-        ingest = {"kind": kind, "reference": reference, "characters": len(text)}
+        ingest: Payload = partial(dict, kind=kind, reference=reference, characters=len(text))
         self._event(at=received, actor=coach, action=AuditAction.INGEST, target=AuditTarget.SOURCE_TEXT,
                     target_id=source_id, athlete_id=athlete.id, after=ingest)  # fmt: skip
         proposal_id = self.ids.take("proposal")
@@ -355,7 +360,7 @@ class Walk:
             "memory_id": None,
             "version": 1,
         }
-        proposed = self._proposal_snapshot(row)
+        proposed = partial(self._proposal_snapshot, dict(row))
         self._event(at=received, actor=coach, action=AuditAction.PROPOSE, target=AuditTarget.PROPOSAL,
                     target_id=proposal_id, athlete_id=athlete.id, after=proposed)  # fmt: skip
         if status != ProposalStatus.PENDING:
@@ -373,7 +378,7 @@ class Walk:
                 ProposalStatus.EXPIRED: AuditAction.PROPOSAL_EXPIRE,
             }[status]
             actor = (None, "system") if by is None else (athlete.id, athlete.username)
-            after = self._proposal_snapshot(row)
+            after = partial(self._proposal_snapshot, row)
 
             def decide() -> None:
                 self._event(at=decided, actor=actor, action=action, target=AuditTarget.PROPOSAL,

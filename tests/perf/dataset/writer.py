@@ -27,7 +27,7 @@ ORDER = (
     "coach_read_memories",
     "audit_events",
 )
-ROUND_ROWS = 20_000
+ROUND_ROWS = 50_000
 
 
 def _sqlite_datetime(value: datetime) -> str:
@@ -36,6 +36,8 @@ def _sqlite_datetime(value: datetime) -> str:
 
 
 def _json(value: Any) -> str:
+    if isinstance(value, str):  # serialised already (chain.RawJson)
+        return str(value)
     return json.dumps(value, ensure_ascii=False)  # as persistence.engine serialises JSON
 
 
@@ -146,12 +148,18 @@ def reset_sequences(connection: Connection, tables: tuple[str, ...]) -> None:
         )
 
 
-def tune_for_load(engine: Engine, connection: Connection) -> None:
-    """Bulk-load settings for this connection only (the app's own connections keep theirs)."""
+def tune_for_load(engine: Engine, connection: Connection, *, durable: bool = True) -> None:
+    """Bulk-load settings for this connection only (the app's own connections keep theirs).
+
+    `durable=False` (a fresh file nobody else has open, e.g. a cache build): no journal and no
+    fsync, about twice as fast; a crash leaves a broken file, which the caller throws away.
+    """
     if engine.dialect.name == "sqlite":
         raw = connection.connection.dbapi_connection  # outside any transaction: pysqlite is in autocommit
         assert raw is not None
-        raw.execute("PRAGMA synchronous=NORMAL")
-        raw.execute("PRAGMA cache_size=-200000")
+        if not durable:
+            raw.execute("PRAGMA journal_mode=OFF")
+        raw.execute("PRAGMA synchronous=OFF" if not durable else "PRAGMA synchronous=NORMAL")
+        raw.execute("PRAGMA cache_size=-500000")
     else:
         connection.exec_driver_sql("SET synchronous_commit = off")
