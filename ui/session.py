@@ -14,10 +14,11 @@ keeps serving every other browser.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import functools
+from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic, ParamSpec, TypeVar
 
 from nicegui import Client, app, context, run, ui
 from nicegui.slot import Slot
@@ -32,6 +33,8 @@ from ui import runtime
 from ui.auth import PAGE_USER_KEY, log_out, logged_in_identity
 
 T = TypeVar("T")
+R = TypeVar("R")
+P = ParamSpec("P")
 Work = Callable[[Session, User], T]
 
 SESSION_ENDED = "Your session has ended. Log in again."
@@ -102,6 +105,23 @@ def _client() -> Client:
         stack.append(client.layout.default_slot)
     _tab_client.set(client)
     return client
+
+
+def tab_action(handler: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+    """For handlers of elements a refresh may remove before the handler's task even starts (a
+    card's or a bulk bar's buttons): the tab is noted while the element still exists."""
+
+    @functools.wraps(handler)
+    def noted(*args: P.args, **kwargs: P.kwargs) -> Awaitable[R]:
+        client = context.client
+
+        async def run() -> R:
+            _tab_client.set(client)
+            return await handler(*args, **kwargs)
+
+        return run()
+
+    return noted
 
 
 def bind_tab(user: User) -> None:

@@ -13,7 +13,7 @@ from domain.proposals import PendingItem, PendingPage
 from ui import runtime
 from ui.components.proposal_card import ProposalActions, proposal_card
 from ui.components.proposal_dialog import open_proposal_dialog
-from ui.session import attempt, in_thread, read
+from ui.session import attempt, in_thread, read, tab_action
 
 PAGE_SIZE = 10
 MAX_SHOWN = 200  # list_pending's largest page
@@ -119,6 +119,7 @@ class ReviewSection:
         else:
             self.keep_both.discard(proposal_id)
 
+    @tab_action
     async def show_more(self) -> None:
         self.limit += PAGE_SIZE * 2
         await self.reload()
@@ -128,6 +129,7 @@ class ReviewSection:
             ui.notify(message, type="positive")
         await self.on_decided()
 
+    @tab_action
     async def confirm(self, item: PendingItem, keep_both: bool) -> None:
         on_conflict: proposals.OnConflict = "keep_both" if keep_both else "replace"
         outcome = await attempt(
@@ -135,6 +137,7 @@ class ReviewSection:
         )
         await self._decided(outcome.ok, f"Confirmed: '{item.proposal.content}'")
 
+    @tab_action
     async def reject(self, item: PendingItem) -> None:
         outcome = await attempt(lambda s, u: proposals.reject(s, u, proposal_id=item.proposal.id))
         await self._decided(outcome.ok, f"Rejected: '{item.proposal.content}'")
@@ -142,6 +145,7 @@ class ReviewSection:
     def edit(self, item: PendingItem) -> None:
         open_proposal_dialog(item, self.on_decided)
 
+    @tab_action
     async def confirm_many(self) -> None:
         ids = sorted(self.selected)
         keep_both = self.keep_both & set(ids)
@@ -149,6 +153,7 @@ class ReviewSection:
         self.selected.clear()
         await self._decided(outcome.ok, f"Confirmed {outcome.value} proposals.")
 
+    @tab_action
     async def reject_many(self) -> None:
         ids = sorted(self.selected)
         outcome = await attempt(lambda s, u: proposals.reject_many(s, u, proposal_ids=ids))

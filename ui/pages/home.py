@@ -21,7 +21,7 @@ from ui.components.review import ReviewSection
 from ui.components.text import clip
 from ui.components.undo_bar import UndoBar
 from ui.pages.guard import page_user
-from ui.session import attempt, in_thread, read
+from ui.session import attempt, in_thread, read, tab_action
 
 MAX_ID = 2**63 - 1
 
@@ -82,6 +82,7 @@ class ContextPage:
     def history(self, memory_id: int) -> None:
         open_history_dialog(memory_id, self.memories_changed)
 
+    @tab_action
     async def delete(self, memory: Memory) -> None:
         outcome = await attempt(
             lambda s, u: memories.delete_memory(s, u, memory_id=memory.id, expected_version=memory.version)
