@@ -25,6 +25,7 @@ from persistence.migrate import upgrade
 from persistence.uow import unit_of_work
 from tests.databases import postgres_engine, postgres_unreachable_reason
 from tests.factories import make_user
+from tests.perf.figures import record
 
 STORED = 10_000
 OPERATIONS = 300
@@ -34,7 +35,7 @@ Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
-def seed(engine: Engine) -> tuple[User, list[int]]:
+def seed(engine: Engine, stored: int = STORED) -> tuple[User, list[int]]:
     athlete = make_user(engine, "bench")
     now = utcnow()
     with unit_of_work(engine) as session:
@@ -55,7 +56,7 @@ def seed(engine: Engine) -> tuple[User, list[int]]:
                     updated_at=now,
                 ),
             ).id
-            for n in range(STORED)
+            for n in range(stored)
         ]
     return athlete, ids
 
@@ -67,8 +68,8 @@ def per_second(count: int, action: Callable[[int], Any]) -> float:
     return count / (time.perf_counter() - started)
 
 
-def database_rates(engine: Engine) -> dict[str, float]:
-    athlete, ids = seed(engine)
+def database_rates(engine: Engine, stored: int = STORED, operations: int = OPERATIONS) -> dict[str, float]:
+    athlete, ids = seed(engine, stored)
 
     def add(n: int) -> None:
         with unit_of_work(engine) as session:
@@ -82,16 +83,16 @@ def database_rates(engine: Engine) -> dict[str, float]:
 
     def delete(n: int) -> None:
         with unit_of_work(engine) as session:
-            memories.delete_memory(session, athlete, memory_id=ids[OPERATIONS + n])
+            memories.delete_memory(session, athlete, memory_id=ids[operations + n])
 
     return {
-        "add": per_second(OPERATIONS, add),
-        "edit": per_second(OPERATIONS, edit),
-        "soft delete": per_second(OPERATIONS, delete),
+        "add": per_second(operations, add),
+        "edit": per_second(operations, edit),
+        "soft delete": per_second(operations, delete),
     }
 
 
-def yaml_rates(path: Path) -> dict[str, float]:
+def yaml_rates(path: Path, stored: int = STORED) -> dict[str, float]:
     now = utcnow().isoformat()
     document = {
         "_schema": {"format_version": "1.0.0", "schema_type": "memories"},
@@ -108,7 +109,7 @@ def yaml_rates(path: Path) -> dict[str, float]:
                 "occurrences": 1,
                 "tags": [f"body:part{n % 40}"],
             }
-            for n in range(STORED)
+            for n in range(stored)
         ],
         "archived": [],
     }
@@ -147,25 +148,27 @@ def yaml_rates(path: Path) -> dict[str, float]:
     }
 
 
-def run() -> None:
+def run(quick: bool = False) -> None:
+    stored, operations = (1_000, 100) if quick else (STORED, OPERATIONS)
     with tempfile.TemporaryDirectory() as tmp:
         engine = make_engine(f"sqlite:///{Path(tmp) / 'bench.sqlite3'}")
         upgrade(engine)
-        results = {"SQLite": database_rates(engine)}
+        results = {"SQLite": database_rates(engine, stored, operations)}
         engine.dispose()
-        reason = postgres_unreachable_reason()
+        reason = "quick mode" if quick else postgres_unreachable_reason()
         if reason is None:
             with postgres_engine() as pg:
-                results["PostgreSQL"] = database_rates(pg)
+                results["PostgreSQL"] = database_rates(pg, stored, operations)
         else:
             print(f"PostgreSQL skipped: {reason}")
-        seed_rates = yaml_rates(Path(tmp) / "memories.yaml")
-    print(f"{STORED:,} memories stored; {OPERATIONS} operations each (YAML: {YAML_OPERATIONS}), one transaction each")
+        seed_rates = yaml_rates(Path(tmp) / "memories.yaml", stored)
+    print(f"{stored:,} memories stored; {operations} operations each (YAML: {YAML_OPERATIONS}), one transaction each")
     print(f"{'operation':<12} {'store':<28} {'ops/s':>9} {'× seed YAML':>12}")
     for operation in ("add", "edit", "soft delete"):
         for store, rates in results.items():
             ratio = rates[operation] / seed_rates[operation]
             print(f"{operation:<12} {store + ' (audited)':<28} {rates[operation]:>9.1f} {ratio:>11.0f}×")
+            record(f"crud_{operation.replace(' ', '_')}_per_s_{store.lower()}_{stored}", rates[operation])
         print(f"{operation:<12} {'M13 seed memories.yaml':<28} {seed_rates[operation]:>9.2f} {'1':>11}×")
 
 

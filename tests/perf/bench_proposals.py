@@ -15,27 +15,29 @@ from persistence.migrate import upgrade
 from persistence.uow import unit_of_work
 from tests.extraction_eval import load_cases
 from tests.factories import make_user
+from tests.perf.figures import record
 
 CASES = Path(__file__).resolve().parents[1] / "data" / "extraction_cases.yaml"
 NOTES = 1_000
 BULK = 500
 
 
-def run() -> None:
+def run(quick: bool = False) -> None:
+    notes, bulk = (200, 100) if quick else (NOTES, BULK)
     texts = [case.text for case in load_cases(CASES)]
     with tempfile.TemporaryDirectory() as tmp:
         engine = make_engine(f"sqlite:///{Path(tmp) / 'bench.sqlite3'}")
         upgrade(engine)
         athlete = make_user(engine, "bench")
         started = time.perf_counter()
-        for n in range(NOTES):
+        for n in range(notes):
             with unit_of_work(engine) as session:
                 ingest(session, athlete=athlete, kind="activity_note", reference=f"act_{n}", text=texts[n % len(texts)])
-        ingest_rate = NOTES / (time.perf_counter() - started)
+        ingest_rate = notes / (time.perf_counter() - started)
 
         with unit_of_work(engine) as session:
             ids = []
-            for n in range(BULK):
+            for n in range(bulk):
                 proposal = Proposal(
                     athlete_id=athlete.id,
                     type=MemoryType.CONTEXT,
@@ -55,8 +57,10 @@ def run() -> None:
             confirmed = proposals.confirm_many(session, athlete, proposal_ids=ids)
         bulk_seconds = time.perf_counter() - started
         engine.dispose()
-    print(f"ingest (extract + store + propose, one transaction per note): {ingest_rate:,.0f} notes/s over {NOTES:,}")
+    print(f"ingest (extract + store + propose, one transaction per note): {ingest_rate:,.0f} notes/s over {notes:,}")
     print(f"bulk confirm of {confirmed} proposals in one transaction:     {bulk_seconds * 1000:,.0f} ms")
+    record("ingest_notes_per_s", ingest_rate)
+    record(f"bulk_confirm_ms_{bulk}", bulk_seconds * 1000)
 
 
 if __name__ == "__main__":
