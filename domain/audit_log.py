@@ -21,7 +21,7 @@ from domain.access_log import record_admin_view
 from domain.actors import require_admin
 from domain.admin_deleted import day_start
 from domain.audit import ChainReport
-from domain.audit_search import text_scope
+from domain.audit_search import Narrowing, text_scope
 from domain.enums import REMOVAL_ACTIONS, AccessKind, AuditAction
 from domain.errors import NotFound
 from domain.models import AuditEvent, User
@@ -162,7 +162,16 @@ def _scope(session: Session, filters: AuditFilter) -> _Scope:
     text = filters.text.strip()[:MAX_TEXT]
     if not text:
         return _Scope(condition)
-    search = text_scope(session, text)
+    until = day_start(filters.until + timedelta(days=1)) if filters.until is not None else None
+    narrowing = Narrowing(
+        athlete_id=filters.athlete_id,
+        actor_id=filters.actor_id,
+        by_system=filters.by_system,
+        action=filters.action,
+        starts=day_start(filters.since) if filters.since is not None else None,
+        ends=until,
+    )
+    search = text_scope(session, text, narrowing)
     condition = search.condition if condition is None else and_(condition, search.condition)
     return _Scope(condition, search.start_from, search.key)
 

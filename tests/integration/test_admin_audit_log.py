@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import csv
 import io
+from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import Engine, event
+from sqlalchemy import Engine, event, update
 
 from domain import memories
 from domain.audit_export import _safe, export_csv
@@ -232,3 +233,56 @@ def test_text_search_forgets_what_a_hard_delete_redacted(engine: Engine, athlete
     with unit_of_work(engine) as session:
         assert audit_page(session, admin, filters=AuditFilter(text="surgery")).rows == []
         assert [r.action for r in audit_page(session, admin, filters=AuditFilter(text="asked")).rows] == ["hard_delete"]
+
+
+def test_text_with_other_filters_finds_what_each_finds_alone(
+    engine: Engine, athlete: User, other_athlete: User, admin: User
+) -> None:
+    """On SQLite the other filters also go into the index query (tokens, a seq range): same rows."""
+    knee = make_memory(engine, athlete, "Knee pain after long runs")
+    make_memory(engine, other_athlete, "Knee feels fine on hills")
+    _edit(engine, athlete, knee.id, "Knee pain after runs over 18 km")
+    deleted = deleted_memory(engine, other_athlete, "Knee brace for trail runs")
+    with unit_of_work(engine) as session:
+        memories.restore_memory(session, admin, memory_id=deleted.id, reason="Knee brace kept")
+    today = utcnow().date()
+    filters: list[dict[str, Any]] = [
+        {"athlete_id": athlete.id},
+        {"athlete_id": other_athlete.id},
+        {"actor_id": athlete.id},
+        {"actor_id": admin.id},
+        {"by_system": True},
+        {"action": AuditAction.RESTORE},
+        {"action": AuditAction.CREATE, "athlete_id": other_athlete.id},
+        {"since": today, "until": today},
+        {"until": today.replace(year=today.year - 1)},
+        {"since": today.replace(year=today.year + 1)},
+    ]
+
+    def seqs(**kwargs: Any) -> set[int]:
+        with unit_of_work(engine) as session:
+            return {r.seq for r in audit_page(session, admin, filters=AuditFilter(**kwargs), page_size=200).rows}
+
+    with_knee = seqs(text="knee")
+    assert len(with_knee) == 6
+    for kwargs in filters:
+        assert seqs(text="knee", **kwargs) == seqs(**kwargs) & with_knee, kwargs
+
+
+def test_text_with_a_date_range_finds_the_events_of_those_days(engine: Engine, athlete: User, admin: User) -> None:
+    for n in range(6):
+        make_memory(engine, athlete, f"Knee note {n}")
+    now = utcnow()
+    with unit_of_work(engine) as session:  # events 1-2 ten days ago, 3-4 five days ago, 5-6 today
+        for seq, days in ((1, 10), (2, 10), (3, 5), (4, 5)):
+            session.execute(update(AuditEvent).where(AuditEvent.seq == seq).values(at=now - timedelta(days=days)))
+
+    def seqs(**kwargs: Any) -> list[int]:
+        with unit_of_work(engine) as session:
+            return [r.seq for r in audit_page(session, admin, filters=AuditFilter(text="knee", **kwargs)).rows]
+
+    day = now.date()
+    assert seqs(since=day - timedelta(days=5), until=day - timedelta(days=5)) == [4, 3]
+    assert seqs(until=day - timedelta(days=5)) == [4, 3, 2, 1]
+    assert seqs(since=day - timedelta(days=9)) == [6, 5, 4, 3]
+    assert seqs(since=day - timedelta(days=4), until=day - timedelta(days=1)) == []

@@ -6,6 +6,10 @@ text of an event is its actor, action, reason and the string values of its befor
 the event's seq), PostgreSQL in a GIN index over the same text as a tsvector. Both are filled here
 for the events already stored. domain/audit_search.py queries them.
 
+The FTS5 table also holds, in a column of its own, the athlete, the actor and the action as
+tokens (`a7 u3 harddelete`, 0 for none), so a text search with those filters is answered inside
+the index; PostgreSQL combines its GIN index with the btree indexes instead.
+
 Revision ID: 0004_audit_checkpoints
 Revises: 0001
 """
@@ -40,22 +44,33 @@ def _text(row: str) -> str:
     return " || ' ' || ".join(f"coalesce({part}, '')" for part in parts)
 
 
+def _meta(row: str) -> str:
+    """Athlete, actor and action as one token each (domain/audit_search.py asks for them)."""
+    return (
+        f"'a' || coalesce({row}.athlete_id, 0) || ' u' || coalesce({row}.actor_id, 0)"
+        f" || ' ' || replace({row}.action, '_', '')"
+    )
+
+
 def _add(row: str) -> str:
-    return f"INSERT INTO audit_fts(rowid, body) VALUES ({row}.seq, {_text(row)});"
+    return f"INSERT INTO audit_fts(rowid, body, meta) VALUES ({row}.seq, {_text(row)}, {_meta(row)});"
 
 
 def _remove(row: str) -> str:
     # A contentless table forgets a row only when told the text it indexed for it.
-    return f"INSERT INTO audit_fts(audit_fts, rowid, body) VALUES ('delete', {row}.seq, {_text(row)});"
+    return (
+        f"INSERT INTO audit_fts(audit_fts, rowid, body, meta) VALUES ('delete', {row}.seq, {_text(row)}, {_meta(row)});"
+    )
 
 
 SQLITE_SEARCH = [
-    "CREATE VIRTUAL TABLE audit_fts USING fts5(body, content='', tokenize='unicode61')",
-    f"INSERT INTO audit_fts(rowid, body) SELECT seq, {_text('audit_events')} FROM audit_events",
+    "CREATE VIRTUAL TABLE audit_fts USING fts5(body, meta, content='', tokenize='unicode61')",
+    f"INSERT INTO audit_fts(rowid, body, meta) SELECT seq, {_text('audit_events')}, {_meta('audit_events')} "
+    "FROM audit_events",
     f"CREATE TRIGGER audit_fts_insert AFTER INSERT ON audit_events BEGIN {_add('new')} END",
     f"CREATE TRIGGER audit_fts_delete AFTER DELETE ON audit_events BEGIN {_remove('old')} END",
-    "CREATE TRIGGER audit_fts_update AFTER UPDATE OF seq, actor_label, action, reason, before, after "
-    f"ON audit_events BEGIN {_remove('old')} {_add('new')} END",
+    "CREATE TRIGGER audit_fts_update AFTER UPDATE OF seq, actor_id, actor_label, action, athlete_id, reason, "
+    f"before, after ON audit_events BEGIN {_remove('old')} {_add('new')} END",
 ]
 
 # Keep in step with domain/audit_search.py, whose query must repeat it for the index to be used.
