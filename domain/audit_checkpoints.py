@@ -88,7 +88,7 @@ def last_check(session: Session, actor: Actor | None) -> StoredCheck | None:
     ).first()
     if row is None:
         row = session.scalars(
-            select(AuditCheckpoint).where(AuditCheckpoint.ok).order_by(AuditCheckpoint.verified_at.desc()).limit(1)
+            select(AuditCheckpoint).where(AuditCheckpoint.ok).order_by(AuditCheckpoint.id.desc()).limit(1)
         ).first()
     return _stored(row) if row is not None else None
 
