@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import secrets
 from datetime import timedelta
 from functools import cached_property
@@ -32,6 +34,9 @@ class Settings(BaseSettings):
     proposal_retention_days: int = 90
     access_event_retention_days: int = 90
     api_rate_limit: str = "120/minute"  # per API token, moving window; the `limits` notation, e.g. "10/second"
+    # Signs NiceGUI's session cookie. Unset: a file created on first use (secret_path). Instances behind
+    # one proxy must share it: give them this (MEMORY_REVIEW_SESSION_SECRET) or the same data_dir.
+    session_secret: str | None = Field(default=None, min_length=32, repr=False)
 
     @property
     def proposal_max_age(self) -> timedelta:
@@ -44,16 +49,23 @@ class Settings(BaseSettings):
         return f"sqlite:///{self.data_dir / 'memory-review.sqlite3'}"
 
     def storage_secret(self) -> str:
-        """The secret that signs NiceGUI's session cookie, created on first use.
+        """The secret that signs NiceGUI's session cookie: MEMORY_REVIEW_SESSION_SECRET, else created on first use.
 
         It lives beside the database (or in data_dir for a server database) so it
-        survives restarts and is never part of the code.
+        survives restarts and is never part of the code. Instances starting at once on one
+        data_dir end up with one secret: the file appears whole or not at all (a hard link).
         """
+        if self.session_secret is not None:
+            return self.session_secret
         path = self.secret_path()
         path.parent.mkdir(parents=True, exist_ok=True)
         if not path.exists():
-            path.write_text(secrets.token_urlsafe(48))
-            path.chmod(0o600)
+            draft = path.with_name(f"{path.name}.{secrets.token_hex(6)}.tmp")
+            with os.fdopen(os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as file:
+                file.write(secrets.token_urlsafe(48))  # never readable by others, not even for a moment
+            with contextlib.suppress(FileExistsError):  # another instance was first: use its secret
+                os.link(draft, path)
+            draft.unlink()
         return path.read_text().strip()
 
     def secret_path(self) -> Path:
