@@ -10,7 +10,7 @@ PYTEST := $(PY) -m pytest -p no:cacheprovider
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,postgres]'
+	$(PY) -m pip install --quiet -e '.[dev,postgres,scale]'
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -21,6 +21,7 @@ test: $(STAMP) tests/e2e/node_modules/axe-core/axe.min.js
 	$(PYTEST) tests/ui -q
 	$(PYTEST) tests/api -q
 	$(PYTEST) tests/e2e -q
+	$(PYTEST) tests/scale -q
 
 test-fast: $(STAMP)
 	$(PYTEST) tests/unit tests/integration -q
