@@ -91,3 +91,169 @@ def evaluate(cases: Iterable[Case], extract_fn: ExtractFn) -> Scores:
     recall = tp / (tp + fn) if tp + fn else 1.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     return Scores(precision, recall, f1, tp, fp, fn)
+
+
+# --- the report `make eval` prints -----------------------------------------------------------------
+
+DATA = Path(__file__).resolve().parent / "data"
+DEV_PATH = DATA / "extraction_cases.yaml"
+BLIND_PATH = DATA / "extraction_blind.yaml"
+THROUGHPUT_TEXTS = 5000
+_TYPES = tuple(MemoryType)
+_FRAGMENT_END_WORDS = frozenset(
+    {"a", "an", "the", "and", "or", "but", "so", "because", "to", "of", "for", "with", "in", "on", "at", "if"}
+    | {"when", "than", "my", "i", "their", "they"}
+)
+_FIRST_PERSON = frozenset({"i", "i'm", "i've", "i'd", "i'll", "me", "my", "mine", "myself", "them"})
+
+
+class Found(Predicted, Protocol):
+    @property
+    def content(self) -> str: ...
+
+
+def is_fragment(content: str) -> bool:
+    """Content that is not a statement: under three words, ending on a function word, or still in the
+    first person (or "them" for the athlete)."""
+    words = [w.strip('.,;:!?"()').lower().replace("’", "'") for w in content.split()]
+    words = [w for w in words if w]
+    return len(words) < 3 or words[-1] in _FRAGMENT_END_WORDS or any(w in _FIRST_PERSON for w in words)
+
+
+@dataclass
+class Tally:
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+    fragments: int = 0
+
+    def scores(self) -> Scores:
+        precision = self.tp / (self.tp + self.fp) if self.tp + self.fp else 1.0
+        recall = self.tp / (self.tp + self.fn) if self.tp + self.fn else 1.0
+        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        return Scores(precision, recall, f1, self.tp, self.fp, self.fn)
+
+
+@dataclass(frozen=True)
+class Miss:
+    case: Case
+    predicted: tuple[tuple[str, tuple[str, ...], str], ...]
+    fp: int
+    fn: int
+
+
+def _match_by_type(expected: Sequence[Expected], predicted: Sequence[Found]) -> tuple[set[int], set[int]]:
+    """Indices of matched expectations and predictions (the same greedy matching as `match_case`)."""
+    order = sorted(range(len(expected)), key=lambda i: -len(expected[i].tags))
+    used: set[int] = set()
+    hit: set[int] = set()
+    for e in order:
+        for i, pred in enumerate(predicted):
+            if i not in used and pred.type == expected[e].type and set(expected[e].tags) <= set(pred.tags):
+                used.add(i)
+                hit.add(e)
+                break
+    return hit, used
+
+
+def per_type(
+    cases: Iterable[Case], extract_fn: Callable[[str, MemorySource], Sequence[Found]]
+) -> tuple[dict[MemoryType | None, Tally], list[Miss]]:
+    """Tallies per memory type (key None: all types) and every case with a miss."""
+    tallies: dict[MemoryType | None, Tally] = {t: Tally() for t in (None, *_TYPES)}
+    misses: list[Miss] = []
+    for case in cases:
+        predicted = list(extract_fn(case.text, case.source))
+        hit, used = _match_by_type(case.expect, predicted)
+        for key in (None,):
+            tallies[key].tp += len(hit)
+            tallies[key].fp += len(predicted) - len(used)
+            tallies[key].fn += len(case.expect) - len(hit)
+        for e, exp in enumerate(case.expect):
+            tally = tallies[exp.type]
+            tally.tp, tally.fn = (tally.tp + 1, tally.fn) if e in hit else (tally.tp, tally.fn + 1)
+        for i, pred in enumerate(predicted):
+            if i not in used:
+                tallies[pred.type].fp += 1
+            if is_fragment(pred.content):
+                tallies[pred.type].fragments += 1
+                tallies[None].fragments += 1
+        fp, fn = len(predicted) - len(used), len(case.expect) - len(hit)
+        if fp or fn:
+            shown = tuple((p.type.value, tuple(p.tags), p.content) for p in predicted)
+            misses.append(Miss(case, shown, fp, fn))
+    return tallies, misses
+
+
+def _table(title: str, tallies: Mapping[MemoryType | None, Tally]) -> list[str]:
+    lines = [
+        title,
+        f"  {'type':<20} {'precision':>9} {'recall':>7} {'F1':>6}   {'tp':>4} {'fp':>4} {'fn':>4}  fragments",
+    ]
+    for key, tally in tallies.items():
+        s = tally.scores()
+        name = "ALL" if key is None else key.value
+        lines.append(
+            f"  {name:<20} {s.precision:9.3f} {s.recall:7.3f} {s.f1:6.3f}   {s.tp:4d} {s.fp:4d} {s.fn:4d}  "
+            f"{tally.fragments:9d}"
+        )
+    return lines
+
+
+def _types_only(cases: Sequence[Case], extract_fn: ExtractFn) -> str:
+    """The same scores with the expected tags ignored: how much of a miss is the type, how much the tags."""
+    untagged = [Case(c.text, c.source, tuple(Expected(e.type) for e in c.expect)) for c in cases]
+    s = evaluate(untagged, extract_fn)
+    return f"  {'ALL, tags ignored':<20} {s.precision:9.3f} {s.recall:7.3f} {s.f1:6.3f}   {s.tp:4d} {s.fp:4d} {s.fn:4d}"
+
+
+def throughput(texts: Sequence[str], extract_fn: ExtractFn, runs: int = 3) -> float:
+    """Texts per second of CPU time on one core over at least THROUGHPUT_TEXTS texts, the best of `runs`
+    runs: CPU time rather than wall time, and the best run, because other processes on a shared machine
+    only ever slow a run down."""
+    import time
+
+    repeated = list(texts) * (THROUGHPUT_TEXTS // max(1, len(texts)) + 1)
+    best = 0.0
+    for _ in range(runs):
+        start = time.process_time()
+        for text in repeated:
+            extract_fn(text, MemorySource.ACTIVITY_NOTE)
+        best = max(best, len(repeated) / max(time.process_time() - start, 1e-9))
+    return best
+
+
+def report(worst: int = 25) -> str:
+    """Scores per type on the development set (with its worst misses) and on the blind set
+    (aggregates only: nobody tunes the rules on blind cases)."""
+    from domain.extraction import extract_memories
+
+    dev = load_cases(DEV_PATH)
+    blind = load_cases(BLIND_PATH)
+    dev_tallies, dev_misses = per_type(dev, extract_memories)
+    blind_tallies, _ = per_type(blind, extract_memories)
+    lines = _table(f"DEV set ({DEV_PATH.name}, {len(dev)} texts)", dev_tallies)
+    lines.append(_types_only(dev, extract_memories))
+    lines += ["", *_table(f"BLIND set ({BLIND_PATH.name}, {len(blind)} texts; aggregates only)", blind_tallies)]
+    lines.append(_types_only(blind, extract_memories))
+    rate = throughput([c.text for c in dev + blind], extract_memories)
+    lines += [
+        "",
+        f"throughput: {rate:,.0f} texts/s (one core, dev + blind, >= {THROUGHPUT_TEXTS} calls, CPU time, best of 3)",
+    ]
+    lines += ["", f"worst misses of the DEV set ({len(dev_misses)} cases with a miss, {worst} shown):"]
+    for miss in sorted(dev_misses, key=lambda m: -(m.fn * 2 + m.fp))[:worst]:
+        expected = ", ".join(f"{e.type.value}{list(e.tags)}" for e in miss.case.expect) or "nothing"
+        lines.append(f"- fn {miss.fn} fp {miss.fp}: {miss.case.text!r}")
+        lines.append(f"    expected: {expected}")
+        for type_, tags, content in miss.predicted:
+            lines.append(f"    got:      {type_}{list(tags)} {content!r}")
+        if not miss.predicted:
+            lines.append("    got:      nothing")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    import sys
+
+    print(report(int(sys.argv[1]) if len(sys.argv) > 1 else 25))

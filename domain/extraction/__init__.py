@@ -13,6 +13,9 @@ history of / chronic, explicit "remember that") are high; preferences and traini
 are medium; everything else (a body part with a symptom, family, other sports, recovery rate)
 is low.
 
+Tags come from one vocabulary (domain/vocabulary.py); `suggest(text)` gives the Add dialog a type and
+tags from the same rules.
+
 Every pattern and every loop is linear in the length of the text: tests/unit/test_extraction_linear.py.
 """
 
@@ -25,6 +28,7 @@ from domain.extraction.extractor import (
     extract_memories,
     merge_duplicates,
 )
+from domain.extraction.suggest import suggest
 
 __all__ = [
     "MAX_CONTENT_CHARS",
@@ -34,4 +38,5 @@ __all__ = [
     "default_extractors",
     "extract_memories",
     "merge_duplicates",
+    "suggest",
 ]

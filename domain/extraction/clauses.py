@@ -31,6 +31,16 @@ _BARE_QUESTION_RE = re.compile(
 )
 
 
+# A statement dressed as a question: "Did I mention I can't stand treadmills?" states what follows the lead.
+_STATEMENT_LEAD_RE = re.compile(
+    r"(?:(?:did|have)\s+i\s+(?:ever\s+)?(?:mention(?:ed)?|tell\s+you|told\s+you|say|said)(?:\s+(?:that|before))?"
+    r"|(?:you\s+know|did\s+you\s+know)(?:\s+that)?"
+    r"|is\s+it\s+(?:normal|ok|okay|common|weird|bad|a\s+problem)\s+that"
+    r"|should\s+i\s+(?:be\s+)?(?:worr(?:y|ied)|concerned)\s+(?:that|about\s+how))\b\W*",
+    re.IGNORECASE,
+)
+
+
 @dataclass(frozen=True)
 class Span:
     start: int
@@ -79,6 +89,9 @@ def clauses(text: str, sentence: Span) -> list[Span]:
 
 def statement_clauses(text: str, sentence: Span, is_question: bool) -> list[Span]:
     """Clauses that state something: the interrogative part of a sentence is dropped."""
+    lead = _STATEMENT_LEAD_RE.match(text, sentence.start, sentence.end)
+    if lead is not None and lead.end() < sentence.end:
+        return clauses(text, Span(lead.end(), sentence.end))
     if _BARE_QUESTION_RE.match(text, sentence.start, sentence.end):
         return []
     found = clauses(text, sentence)

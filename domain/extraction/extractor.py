@@ -11,12 +11,12 @@ from domain.content import normalize
 from domain.enums import CONFIDENCE_RANK, MemoryConfidence, MemorySource, MemoryType
 from domain.extraction.clauses import Span, SpanSet, sentences, statement_clauses
 from domain.extraction.facts import Fact, rule_facts
-from domain.extraction.injuries import Carry, body_mentions, injuries
-from domain.extraction.lexicon import ANY_BODY_PART, ANY_TIME, all_tags
+from domain.extraction.injuries import Carry, body_mentions, injuries, session_soreness
+from domain.extraction.lexicon import ANY_BODY_PART, ANY_TIME, INTENSITY, all_tags
 from domain.extraction.lexicon import APOSTROPHE as _A
 from domain.extraction.rules import I_AM, STIMULUS
 from domain.extraction.subject import People
-from domain.extraction.tidy import content
+from domain.extraction.tidy import about_the_athlete, content
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,11 @@ class Extractor(Protocol):
 
 # A sentence without any of these words cannot yield a fact; most of a long note is skipped at once.
 _TRIGGER_RE = re.compile(
-    r"\b(?:i|my|we|remember|note|keep|forget|record|takes?|took|heat|humidity|fan|favou?rite|bores?|boring|worst|"
+    r"\b(?:i|my|we|remember|note|keep|forget|record|takes?|took|heat|humidity|fan|favou?rite|bores?|boring|worst|he"
+    r"|she|they|them|his|her|their|reminder|heads|legs|heart|hr|nothing|give|hotels?|job|shifts?|office|school|kids|children|twins|baby"
+    r"|toddler|away|nearest|love|hate|always|never|prefer|racing|work"
+    + _A
+    + r"s|"
     + ANY_BODY_PART
     + r"|"
     + ANY_TIME
@@ -56,10 +60,12 @@ _TRIGGER_RE = re.compile(
 _EXPLICIT_RE = re.compile(
     r"(?:\W|(?:please|pls|also|and|oh|btw|just|hey|coach)\b)*(?:remember|note|keep\s+in\s+mind|don"
     + _A
-    + r"?t\s+forget|do\s+not\s+forget|for\s+the\s+record|for\s+future\s+reference|make\s+a\s+note)\b(?:\s+(?:that|this)"
+    + r"?t\s+forget|do\s+not\s+forget|for\s+the\s+record|for\s+future\s+reference|make\s+a\s+note"
+    r"|(?:a\s+)?(?:quick\s+|friendly\s+)?reminder|(?:a\s+)?heads[-\s]up|fyi)\b(?:\s+(?:that|this)"
     r"\b)?\W*(?!to\b)(?=\w)",
     re.IGNORECASE,
 )
+_THEM_RE = re.compile(r"\bthem\b", re.IGNORECASE)  # in a note about the athlete, "leave them wrecked"
 INJURY, RESPONSE = MemoryType.INJURY_HISTORY, MemoryType.TRAINING_RESPONSE
 HIGH = MemoryConfidence.HIGH
 
@@ -83,11 +89,13 @@ class RuleExtractor:
             if explicit is not None:
                 clauses = [Span(max(c.start, explicit.end()), c.end) for c in clauses if c.end > explicit.end()]
             facts = self._facts(people, sentence, clauses, carry)
-            carry = self._carry(text, clauses, facts) if not is_question else None
+            carry = self._carry(people.lower, clauses, facts) if not is_question else None
             if explicit is not None:
                 facts = [replace(f, confidence=HIGH) for f in facts] or self._explicit_context(text, clauses)
-            for fact in facts:
+            for fact in _merge_within_sentence(facts):
                 said, span = content(text, fact.span, clauses, fact.type)
+                if people.third_person:
+                    said = about_the_athlete(_THEM_RE.sub("the athlete", said))
                 if said:
                     tags = tuple(sorted(fact.tags))
                     found.append(Candidate(fact.type, said, fact.confidence, tags, span.start, span.end, self.name))
@@ -95,8 +103,15 @@ class RuleExtractor:
 
     @staticmethod
     def _facts(people: People, sentence: Span, clauses: Sequence[Span], carry: Carry | None) -> list[Fact]:
-        """Injuries first; a training response in a clause that states an injury is that injury."""
-        facts = [Fact(INJURY, i.span, i.tags, i.confidence) for i in injuries(people, sentence, clauses, carry)]
+        """Injuries first; a training response in a clause that states an injury is that injury, and
+        soreness that a kind of session always brings is a training response."""
+        facts = []
+        for i in injuries(people, sentence, clauses, carry):
+            if session_soreness(people.text, i.span):
+                tags = (*i.tags, *INTENSITY.tags(people.text[i.span.start : i.span.end]))
+                facts.append(Fact(RESPONSE, i.span, tuple(dict.fromkeys(tags)), MemoryConfidence.MEDIUM))
+            else:
+                facts.append(Fact(INJURY, i.span, i.tags, i.confidence))
         injured = SpanSet(f.span for f in facts)
         for clause in clauses:
             said = rule_facts(people, sentence, clause)
@@ -104,11 +119,11 @@ class RuleExtractor:
         return facts
 
     @staticmethod
-    def _carry(text: str, clauses: Sequence[Span], facts: Sequence[Fact]) -> Carry | None:
+    def _carry(low: str, clauses: Sequence[Span], facts: Sequence[Fact]) -> Carry | None:
         """A body part mentioned without a symptom at the end of a sentence, for "Knee. Sore again."."""
         if not clauses or any(f.type is INJURY for f in facts):
             return None
-        bodies = body_mentions(text, clauses[-1])
+        bodies = body_mentions(low, clauses[-1])
         return (clauses[-1], bodies) if bodies else None
 
     @staticmethod
@@ -117,6 +132,24 @@ class RuleExtractor:
             return []
         span = Span(clauses[0].start, clauses[-1].end)
         return [Fact(MemoryType.CONTEXT, span, tuple(all_tags(text[span.start : span.end])), HIGH)]
+
+
+def _merge_within_sentence(facts: Sequence[Fact]) -> list[Fact]:
+    """Facts of one type in one sentence that share a tag (or both have none) are one fact read across
+    clauses: "I travel for work, so it's hotel gyms most months" is one travel context tagged travel, work
+    and gym."""
+    merged: list[Fact] = []
+    for fact in facts:
+        for i, kept in enumerate(merged):
+            if kept.type is fact.type and (set(kept.tags) & set(fact.tags) or not (kept.tags or fact.tags)):
+                span = Span(min(kept.span.start, fact.span.start), max(kept.span.end, fact.span.end))
+                tags = tuple(dict.fromkeys([*kept.tags, *fact.tags]))
+                confidence = max(kept.confidence, fact.confidence, key=CONFIDENCE_RANK.__getitem__)
+                merged[i] = Fact(fact.type, span, tags, confidence)
+                break
+        else:
+            merged.append(fact)
+    return merged
 
 
 def merge_duplicates(candidates: Iterable[Candidate]) -> list[Candidate]:

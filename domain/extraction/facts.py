@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from domain.enums import CONFIDENCE_RANK, MemoryConfidence, MemoryType
 from domain.extraction.clauses import Span
-from domain.extraction.lexicon import CONTEXT_TOPIC, INTENSITY, preference_tags
+from domain.extraction.lexicon import BODY, CONTEXT_TOPIC, INTENSITY, preference_tags
 from domain.extraction.rules import CONTEXT, PREFERENCE, RESPONSE, RULES, RUN_OBJECT_RE, Rule
 from domain.extraction.subject import People
 
@@ -26,14 +26,17 @@ class Fact:
     confidence: MemoryConfidence
 
 
+_FAMILY_RULES = frozenset({"family_context", "life_context"})
+
+
 def _rule_tags(rule: Rule, evidence: str) -> list[str]:
     tags = list(rule.tags)
     if rule.type is PREFERENCE:
         tags += preference_tags(evidence)
     elif rule.type is RESPONSE:
-        tags += INTENSITY.tags(evidence)
+        tags += BODY.tags(evidence) + INTENSITY.tags(evidence)
     elif rule.type is CONTEXT:
-        tags += [t for t in CONTEXT_TOPIC.tags(evidence) if t != "context:family" or rule.name == "family_context"]
+        tags += [t for t in CONTEXT_TOPIC.tags(evidence) if t != "context:family" or rule.name in _FAMILY_RULES]
         if "context:kids" in tags and "context:family" not in tags:
             tags.append("context:family")
     return list(dict.fromkeys(tags))
@@ -42,15 +45,17 @@ def _rule_tags(rule: Rule, evidence: str) -> list[str]:
 def rule_facts(people: People, sentence: Span, clause: Span) -> list[Fact]:
     """Facts of one clause; a clause about a single day ("this morning", "yesterday") states no lasting fact."""
     body = people.text[clause.start : clause.end]
-    if _TRANSIENT_RE.search(body) is not None:
+    if _TRANSIENT_RE.search(people.lower, clause.start, clause.end) is not None:
         return []
     merged: dict[MemoryType, Fact] = {}
+    low = people.lower[clause.start : clause.end]
     for rule in RULES:
-        m = rule.pattern.search(body)
+        m = (rule.lower_pattern or rule.pattern).search(low)
         if m is None:
             continue
-        object_from = m.end() if m.group().lower().startswith("i") else 0
-        if rule.needs_run_object and not RUN_OBJECT_RE.search(body, object_from):
+        said = m.group()
+        object_from = m.start() + 1 if said[:1].lower() == "i" and not said[1:2].isalpha() else 0
+        if rule.needs_run_object and not RUN_OBJECT_RE.search(low, object_from):
             continue
         if people.about_someone_else(sentence, clause, clause.start + m.start()):
             continue

@@ -16,9 +16,12 @@ _SYMPTOM_RE = re.compile(
     r"\b(?:pain\w*|ache[sd]?|aching|achy|sore\w*|tight\w*|tighten\w*|hurt\w*|injur\w*|strain\w*|sprain\w*|tweak\w*"
     r"|niggl\w*|twinge\w*|twingy|stiff\w*|tendin\w*|tendon\w*|fasciitis|splints|swollen|swelling|inflam\w*"
     r"|issues?|problems?|cramp\w*|pulled|torn|tear|tore|fractur\w*|bruised|flare[sd]?|flaring|acting\s+up"
-    r"|playing\s+up|grumbl\w*|complaining|throbb\w*|click\w*|gave\s+out|giving\s+out|locked\s+up|seized|surgery"
-    r"|rolled|twisted|dodgy|cranky|barking|screaming|trashed|wrecked|killing\s+me|bugging\s+me|bothering\s+me"
-    r"|bothers\s+me|not\s+(?:\w+\s+)?(?:right|great|happy|good)|wonky|tender|spasms?|weak)\b",
+    r"|playing\s+up|plays?\s+up|grumbl\w*|complaining|throbb\w*|click\w*|gave\s+out|giving\s+out|locked\s+up|seized|surgery"
+    r"|rolled|rolling|rolls|twisted|dodgy|cranky|barking|screaming|trashed|wrecked|killing\s+me|bugging\s+me|bothering\s+me"
+    r"|bothers\s+me|not\s+(?:\w+\s+)?(?:right|great|happy|good)|wonky|tender|spasms?|weak|operat(?:ed|ion)|scoped"
+    r"|reconstruct\w*|broke|broken|dislocat\w*|ruptur\w*|creak\w*|agony|agonising|excruciating|sciatica|went\s+again"
+    r"|popped|stress\s+reaction|bursitis|shin\s+splints|dodgy|achey|knackered|iffy|grumpy|angry|flare[-\s]?ups?"
+    r"|surgeries|op|neuroma|metatarsalgia|weakness|numb\w*|tingl\w*|pins\s+and\s+needles|went\s+dead)\b",
     re.IGNORECASE,
 )
 _RECOVERED_RE = re.compile(
@@ -41,6 +44,48 @@ _CHRONIC_RE = re.compile(
     r"|on-and-off|comes\s+and\s+goes|always|every\s+time|whenever|prone\s+to|for\s+years)\b",
     re.IGNORECASE,
 )
+# Soreness a kind of session brings on ("Long descents leave my calves sore for days") is a training
+# response: a session kind, a word of cause or habit, a word of soreness, and no word of real injury.
+_SESSION_RE = re.compile(
+    r"\b(?:intervals?|tempos?|long\s+(?:runs?|ones|rides?)|hills?|hilly|hill\s+(?:repeats|reps|sprints)|descents?"
+    r"|downhills?|downhill\s+running|races?|racing|marathons?|halfs?|speed\s*work|speed\s+sessions?|track"
+    r"|strides|sprints?|back[-\s]to[-\s]back|mileage|workouts?|sessions?|leg\s+days?|strength|gym|weights|squats"
+    r"|lunges|plyos?|plyometrics|fartleks?|threshold|trails?|road\s+runs?|big\s+weeks?|doubles|parkruns?|reps|concrete"
+    r"|tarmac|pavements?|cambered\s+roads?)\b",
+    re.IGNORECASE,
+)
+_CAUSE_RE = re.compile(
+    r"\b(?:leaves?|left\s+me|makes?|gives?|always|every\s+(?:single\s+)?time|each\s+time|whenever|for\s+days"
+    r"|(?:the\s+)?(?:day|days|morning)\s+after|next\s+day|usually|tends?\s+to|after\s+(?:every|each|any|all|anything)"
+    r"|stays?|for\s+(?:two|three|four|\d+|a\s+few|several)\s+days)\b",
+    re.IGNORECASE,
+)
+_SORENESS_RE = re.compile(
+    r"\b(?:sore\w*|stiff\w*|tight\w*|achy|aching|ache|heavy|trashed|wrecked|smashed|destroyed|burn\w*|scream\w*"
+    r"|doms|battered|dead|cooked|fried|cramp\w*|tired|shot)\b",
+    re.IGNORECASE,
+)
+_REAL_INJURY_RE = re.compile(
+    r"\b(?:pain\w*|injur\w*|strain\w*|sprain\w*|tear|torn|tore|fractur\w*|surgery|operat\w*|sharp|swollen|swelling"
+    r"|tendin\w*|fasciitis|splints|rolled|twisted|pulled|broke|broken|chronic|history|recurring|old)\b",
+    re.IGNORECASE,
+)
+
+
+def session_soreness(text: str, span: Span) -> bool:
+    """True when the injury read from `span` is soreness a kind of session brings on."""
+    return (
+        _SESSION_RE.search(text, span.start, span.end) is not None
+        and _CAUSE_RE.search(text, span.start, span.end) is not None
+        and _SORENESS_RE.search(text, span.start, span.end) is not None
+        and _REAL_INJURY_RE.search(text, span.start, span.end) is None
+    )
+
+
+_SYMPTOM_LOW_RE = re.compile(_SYMPTOM_RE.pattern)
+_RECOVERED_LOW_RE = re.compile(_RECOVERED_RE.pattern)
+_HYPOTHETICAL_LOW_RE = re.compile(_HYPOTHETICAL_RE.pattern)
+_CONDITIONS = frozenset({"if", "unless"})
 _GENERIC_INJURY_RE = re.compile(r"\b(?:injur\w*|pain|issues?)\b", re.IGNORECASE)
 _MAX_BODY_SYMPTOM_WORDS = 8
 _MAX_BODY_SYMPTOM_CHARS = 120
@@ -62,9 +107,11 @@ def _near(text: str, a: int, b: int) -> bool:
     return hi - lo <= _MAX_BODY_SYMPTOM_CHARS and len(WORD_RE.findall(text, lo, hi)) <= _MAX_BODY_SYMPTOM_WORDS
 
 
-def body_mentions(text: str, clause: Span) -> list[re.Match[str]]:
+def body_mentions(low: str, clause: Span) -> list[re.Match[str]]:
+    """Body parts named in `clause` of `low`, a lower-cased text (`People.lower`)."""
+    text = low
     mentions = []
-    for m in BODY.pattern.finditer(text, clause.start, clause.end):
+    for m in BODY.lower_pattern.finditer(low, clause.start, clause.end):
         if _POSITIVE_STATE_RE.match(text, m.end(), clause.end):
             continue
         mentions.append(m)
@@ -73,11 +120,21 @@ def body_mentions(text: str, clause: Span) -> list[re.Match[str]]:
     return mentions
 
 
-def _live_symptoms(text: str, clause: Span) -> list[re.Match[str]]:
-    body = text[clause.start : clause.end]
-    if _RECOVERED_RE.search(body) or _HYPOTHETICAL_RE.search(body):
+def _live_symptoms(text: str, low: str, clause: Span) -> list[re.Match[str]]:
+    """Symptoms in `clause`, found in `low` (the text lower-cased, offsets kept) by case-sensitive patterns."""
+    if _RECOVERED_LOW_RE.search(low, clause.start, clause.end):
         return []
-    live = (s for s in _SYMPTOM_RE.finditer(text, clause.start, clause.end) if not negated(text, clause, s))
+    hypothetical = _HYPOTHETICAL_LOW_RE.search(low, clause.start, clause.end)
+    if hypothetical is not None and hypothetical.group() not in _CONDITIONS:
+        return []
+    # "if" or "unless" before the symptom makes it hypothetical ("if my knee hurts"); after it, it names
+    # when the symptom comes ("my back goes into spasm if I sit too long").
+    before = hypothetical.start() if hypothetical is not None else clause.end
+    live = (
+        s
+        for s in _SYMPTOM_LOW_RE.finditer(low, clause.start, clause.end)
+        if not negated(text, clause, s) and (hypothetical is None or s.start() < before)
+    )
     return list(islice(live, _MAX_MENTIONS))
 
 
@@ -87,8 +144,8 @@ def injuries(people: People, sentence: Span, clauses: Sequence[Span], carry: Car
     found: list[Injury] = []
     pending = carry
     for clause in clauses:
-        bodies = body_mentions(text, clause)
-        symptoms = _live_symptoms(text, clause)
+        bodies = body_mentions(people.lower, clause)
+        symptoms = _live_symptoms(text, people.lower, clause)
         span = clause
         if symptoms and not bodies and pending is not None:
             span, bodies = Span(pending[0].start, clause.end), pending[1]

@@ -16,11 +16,14 @@ _ADV = (
     r"(?:(?:really|absolutely|genuinely|actually|definitely|honestly|just|still|also|much|generally|usually|normally"
     r"|always|mostly|typically|totally|often|sometimes|only|kinda|kind\s+of|do|tend\s+to|seem\s+to|can\s+only)\s+)"
 )
-I_AM = r"\bi(?:" + _A + r"m|\s+am)\s+"
+I_AM = r"\bi(?:" + _A + r"?m|\s+am)\s+"
 RUN_OBJECT_RE = re.compile(
     r"\b(?:run\w*|tempo\w*|intervals?|easy|hills?|hill\s+repeats|trails?|track|treadmill|races?|racing|parkrun"
     r"|speed\s*work|fartleks?|workouts?|training|sessions?|strides|threshold|miles|mileage|marathons?|half|5k|10k"
-    r"|mornings?|evenings?|early|alone|company|road|roads|rain|heat|humid\w*|cold|hard|recovery|reps)\b",
+    r"|mornings?|evenings?|early|alone|company|road|roads|rain|heat|humid\w*|cold|hard|recovery|reps|treadmills?"
+    r"|dreadmill|music|podcasts?|headphones|groups?|club|solo|dark|night|nights|lunch\w*|weekends?|gym|pool|swim\w*"
+    r"|bike|cycling|long|sprints?|descents?|downhills?|uphills?|climbs|loops?|laps|routes?|pace|structure|plans?"
+    r"|miles|kms?|k|zone\s*2|\d+\s*[ap]m|alarms?|starts?|heart\s+rate|strava|watch|gps|coffee|breakfast|fasted|crowds|people|friends?|dog)\b",
     re.IGNORECASE,
 )
 _OCCUPATIONS = (
@@ -30,6 +33,7 @@ _OCCUPATIONS = (
     r"|consultant|manager|cleaner|carer|caregiver|pharmacist|dentist|vet|scientist|researcher|journalist|writer"
     r"|lecturer|professor|midwife|postman|postwoman|courier|cashier|receptionist|analyst|banker|trader|musician"
     r"|artist|photographer|hairdresser|personal\s+trainer|social\s+worker|surveyor|labourer|civil\s+servant"
+    r"|postdoc|phd\s+student|grad\s+student|paralegal|shop\s+assistant|hgv\s+driver|lorry\s+driver|bus\s+driver"
     r"|shift\s+worker|warehouse\s+worker|retail\s+worker|care\s+worker|health\s*care\s+worker|tradesman"
 )
 _SPORTS = (
@@ -42,8 +46,14 @@ _COUNT = r"(?:\d+|one|two|three|four|five|six|a|an)"
 STIMULUS = (
     r"(?:intervals?|tempos?(?:\s+runs?)?|long\s+runs?|hills?|hill\s+repeats|speed\s*work|track\s+sessions?|races?"
     r"|racing|back[-\s]to[-\s]back\s+\w+|high\s+mileage|mileage|hard\s+(?:sessions?|days?|efforts?)|workouts?"
-    r"|heat|humidity|strides|doubles|early\s+runs?|morning\s+runs?|evening\s+runs?)"
+    r"|heat|humidity|strides|doubles|early\s+runs?|morning\s+runs?|evening\s+runs?|descents?|downhills?"
+    r"|downhill\s+running|marathons?|sprints?|fartleks?|threshold(?:\s+\w+)?|strength(?:\s+work)?|gym\s+sessions?"
+    r"|leg\s+days?|big\s+weeks?|night\s+shifts?|caffeine|coffee|fasted\s+runs?|altitude|hot\s+weather|cold"
+    r"|travel|jet\s*lag|late\s+nights?|alcohol|beer|wine|poor\s+sleep|bad\s+sleep|hilly\s+runs?|trail\s+runs?|gels?"
+    r"|energy\s+drinks?|dairy|spicy\s+food|ibuprofen)"
 )
+_SUBJECT = r"\b(?:i|he|she|they)\s+"
+_RESPONSE_OBJECT = r"(?:me|them|him|her|my|their|his|the\s+athlete)\b"
 _FEELING = (
     r"(?:tired|sore|wrecked|flat|sluggish|dizzy|nauseous|sick|drained|exhausted|shattered|knackered|dead|strong|great"
     r"|better|faster|hungry|stiff|out)"
@@ -58,6 +68,7 @@ class Rule:
     pattern: re.Pattern[str]
     needs_run_object: bool = False
     tags: tuple[str, ...] = ()
+    lower_pattern: re.Pattern[str] | None = None  # the same pattern for lower-cased text, without IGNORECASE
 
 
 def _rule(
@@ -69,7 +80,8 @@ def _rule(
     needs_run_object: bool = False,
     tags: tuple[str, ...] = (),
 ) -> Rule:
-    return Rule(name, type_, confidence, re.compile(pattern, re.IGNORECASE), needs_run_object, tags)
+    compiled = re.compile(pattern, re.IGNORECASE)
+    return Rule(name, type_, confidence, compiled, needs_run_object, tags, re.compile(pattern))
 
 
 RULES: tuple[Rule, ...] = (
@@ -125,6 +137,59 @@ RULES: tuple[Rule, ...] = (
         r"|\b(?:bores?\s+me|(?:is|are)\s+(?:so\s+|really\s+)?(?:boring|the\s+worst|soul[-\s]destroying))\b",
         needs_run_object=True,
     ),
+    _rule(
+        "wished_preference",
+        PREFERENCE,
+        MEDIUM,
+        r"\bi\s+wish\s+i\s+(?:could|had\s+time\s+to)\b|\bi(?:" + _A + r"d|\s+would)\s+" + _ADV + r"{0,2}"
+        r"(?:like|enjoy|love|do)\s+(?!to\s+(?:ask|know|check|talk|say)\b)(?:\w+\s+){1,6}?(?:more|better)?\s*(?:if|when"
+        r"|but)\b|\bgive\s+me\s+(?:an?\s+|the\s+)?\w+(?:\s+\w+)?\s+over\b|\bnothing\s+beats\b|\bmy\s+idea\s+of"
+        r"\s+(?:hell|heaven|fun)\b|\b(?:is|are)\s+(?:what|the\s+thing)\s+(?:that\s+)?keeps?\s+me\s+going\b"
+        r"|\bmy\s+go[-\s]to\b|\bi\s+(?:can" + _A + r"?t|cannot|won" + _A + r"?t)\s+(?:run|train|go\s+out)\s+without\b"
+        r"|\bi\s+always\s+(?:take|bring|wear|listen\s+to|run\s+with)\b|\bnot\s+(?:really\s+)?(?:my\s+thing|for\s+me)\b"
+        r"|\bi\s+" + _ADV + r"{0,2}(?:dread|avoid|look\s+forward\s+to|live\s+for|prefer)\b|\b(?:much\s+|way\s+|far\s+"
+        r"|so\s+much\s+)?happier\s+(?:on|in|with|running|doing|when|at)\b|\b(?:is|are)\s+(?:a\s+)?no[-\s]go\b"
+        r"|\bhighlight\s+of\s+my\s+(?:week|day|month)\b|\b(?:is|are)\s+(?:totally\s+|really\s+)?my\s+(?:thing|jam)\b"
+        r"|\bwhere\s+i(?:"
+        + _A
+        + r"m|\s+am)\s+(?:happiest|most\s+at\s+home|at\s+my\s+best)\b|\bsuits?\s+(?:me|my\s+\w+)\b"
+        r"|\b(?:is|are)\s+non[-\s]negotiable\b|\bcan" + _A + r"?t\s+be\s+doing\s+with\b"
+        r"|\bmakes?\s+(?:the\s+)?"
+        r"(?:\w+\s+){0,2}?(?:miles?|runs?|kms?)\s+(?:fly|go)\b|\b(?:more|less)\s+motivated\b|\b(?:much|way|far|so"
+        r"\s+much)\s+(?:more|less)\s+(?:fun|enjoyable)\b",
+        needs_run_object=True,
+    ),
+    _rule(
+        "bare_preference",
+        PREFERENCE,
+        MEDIUM,
+        r"^(?:(?:always|never|only)\s+(?:run|train)(?=\s+(?:alone|solo|with|on\s+my\s+own|in\s+the|at)\b)"
+        r"|(?:big|huge|massive)\s+fan\s+of|not\s+a\s+(?:big\s+)?fan\s+of|(?:absolutely\s+|really\s+|much\s+)?(?:love"
+        r"|hate|loathe|adore|prefer|enjoy|dread|can" + _A + r"?t\s+stand))\s+(?!it\b|this\b|that\b|you\b)",
+        needs_run_object=True,
+    ),
+    _rule(
+        "time_slot",
+        PREFERENCE,
+        MEDIUM,
+        r"\b" + _TIME + r"(?:\s+\w+){0,3}?\s+(?:(?:is|are)\s+(?:really\s+|honestly\s+)?(?:the\s+only|my\s+only|when\s+i"
+        r"|my\s+(?:best|usual|preferred|favou?rite|sweet)|the\s+best|non[-\s]negotiable|sacred|perfect|my\s+time)"
+        r"|suits?\s+me|work(?:s)?\s+(?:best|better|well)\s+for\s+me|feel(?:s)?\s+(?:best|better|right))\b"
+        r"|\b(?:only|best|usual)\s+(?:slot|window|time|chance)\s+(?:i|that|for\s+me)\b(?=(?:\s+\w+){0,4}?\s+"
+        + _TIME
+        + r"\b)|\bi\s+"
+        + _ADV
+        + r"{0,2}(?:only\s+)?(?:have|get|find)\s+time\b(?:\s+\w+){0,3}?\s+(?:in\s+the\s+|at"
+        r"\s+|on\s+|before\s+|after\s+)?" + _TIME + r"\b",
+    ),
+    _rule(
+        "third_person_preference",
+        PREFERENCE,
+        MEDIUM,
+        r"\b(?:he|she|they)\s+" + _ADV + r"{0,2}(?:prefers?|likes?|loves?|enjoys?|hates?|dislikes?|loathes?|dreads?"
+        r"|can" + _A + r"?t\s+stand|(?:does|do)(?:n" + _A + r"?t|\s+not)\s+(?:like|enjoy))\b",
+        needs_run_object=True,
+    ),
     # context
     _rule(
         "job_context",
@@ -138,8 +203,15 @@ RULES: tuple[Rule, ...] = (
         + r")s?\b|"
         + I_AM
         + r"(?:a\s+)?(?:full[-\s]time\s+|part[-\s]time\s+)?(?:student|retired|self[-\s]employed|freelancer)\b"
-        r"|\bi\s+teach\b",
-        tags=("context:job",),
+        r"|\bi\s+teach\b|\b(?:office|desk|day|full[-\s]time|part[-\s]time|shift|night|new|physical|manual|stressful"
+        r"|busy)\s+job\b|\bmy\s+(?:job|work|boss|shifts?|rota)\s+(?:\w+\s+)?(?:has|have|keeps?|takes?|puts?|means"
+        r"|involves?|is|are)\b|\b(?:night|early|late|long|12[-\s]hour|twelve[-\s]hour|rotating|split|24[-\s]hour)"
+        r"\s+shifts\b|\bshift\s+(?:pattern|rota|work)\b|\bwork(?:"
+        + _A
+        + r"s|\s+is)\s+(?:a\s+)?(?:\d+|long|crazy|busy|mad"
+        r"|full[-\s]on|hectic|intense|manic)\b|\bon\s+(?:the\s+)?(?:ward|night\s+shift|call)\b|\bi\s+work\s+(?:from\s+home|long|nights|in\s+an?"
+        r"\s+office)\b|\bsat\s+at\s+a\s+desk\b|\bon\s+my\s+feet\s+all\s+day\b",
+        tags=("context:work",),
     ),
     _rule(
         "work_schedule",
@@ -165,7 +237,11 @@ RULES: tuple[Rule, ...] = (
         r"|\b(?:mum|mom|mother|dad|father|parent)\s+(?:of|to)\s+(?:\d+|one|two|three|four|five|twins)\b|"
         + I_AM
         + r"an?\s+(?:single\s+|new\s+|working\s+|busy\s+|first[-\s]time\s+)?(?:mum|mom|dad|parent|father"
-        r"|mother)\b|\bwe\s+(?:just\s+)?had\s+a\s+baby\b|" + I_AM + r"pregnant\b",
+        r"|mother)\b|\bwe\s+(?:just\s+)?had\s+a\s+baby\b|" + I_AM + r"pregnant\b|\bschool\s+runs?\b"
+        r"|\bi\s+" + _ADV + r"{0,2}(?:look\s+after|care\s+for|take\s+care\s+of|am\s+caring\s+for|have\s+custody\s+of)"
+        r"\s+(?:my\s+)?(?:\w+\s+)?(?:mum|mom|mother|dad|father|parents?|kids?|children|son|daughter|grandkids|wife"
+        r"|husband|partner|nan|gran)\b|\bsingle\s+(?:mum|mom|dad|parent)\b|\b(?:mum|mom|dad)\s+of\s+(?:\d+|one|two"
+        r"|three|four|twins)\b",
         tags=("context:family",),
     ),
     _rule(
@@ -180,14 +256,61 @@ RULES: tuple[Rule, ...] = (
         + _ADV
         + r"{0,2}(?:climb|boulder|cycle|bike|swim|row|lift|ski|surf)\b"
         r"(?!\s+(?:today|yesterday|this|last|instead)\b)|" + I_AM + r"(?:also\s+)?an?\s+(?:keen\s+|big\s+"
-        r"|regular\s+)?(?:climber|cyclist|swimmer|triathlete|rower|boulderer|yogi)\b",
+        r"|regular\s+)?(?:climber|cyclist|swimmer|triathlete|rower|boulderer|yogi)\b|\b(?:i|we)\s+" + _ADV + r"{0,2}"
+        r"(?:swim|cycle|ride|climb|boulder|lift|row|play\s+\w+|do\s+(?:\w+\s+){0,2}?(?:yoga|pilates|crossfit|weights"
+        r"|strength|spin|gym|s&c))\b(?:\s+[\w-]+){0,5}?\s+(?:twice|once|three\s+times|\d+\s*(?:x|times)|every|each|a"
+        r"\s+week|per\s+week|weekly|most\s+days)\b|\b(?:bouldering|climbing|swimming|cycling|yoga|pilates|crossfit"
+        r"|spin|lifting|weights|strength\s+work|gym)\s+(?:\w+\s+){0,2}?(?:twice|once|three\s+times|\d+\s*(?:x|times)"
+        r"|every|on)\s+(?:a\s+)?(?:week|weekly|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?"
+        r"|day|morning|evening)\b|\b(?:training\s+for|doing|racing|signed\s+up\s+for|entered)\s+(?:an?\s+|my\s+first\s+)?"
+        r"(?:ironman|triathlon|70\.3|half\s+ironman|sprint\s+tri|olympic\s+tri)|\b(?:swim|bike|tri|triathlon|cycling"
+        r"|climbing|spin|yoga|pilates|masters|rowing|crossfit)\s+(?:squad|club|class|group|team|sessions?)\s+(?:on|every"
+        r"|twice|once|\w+\s+times)\b",
+    ),
+    _rule(
+        "goal_context",
+        CONTEXT,
+        MEDIUM,
+        r"\b(?:training\s+for|signed\s+up\s+for|entered|registered\s+for|building\s+(?:up\s+)?(?:to|for)|my\s+goal"
+        r"\s+(?:is|race\s+is)|my\s+target\s+race\s+is|my\s+a\s+race\s+is)\s+(?:my\s+first\s+|an?\s+|the\s+|my\s+)?"
+        r"(?:[\w-]+\s+){0,2}?(?:marathon|half|ultra|10k|5k|race|triathlon|ironman|70\.3|50k|100k|miler|trail\s+race"
+        r"|fell\s+race|bq|sub[-\s]?\d+|pb|pr)\b",
+    ),
+    _rule(
+        "life_context",
+        CONTEXT,
+        MEDIUM,
+        r"\b(?:i|we)\s+"
+        + _ADV
+        + r"{0,2}live\s+(?:at|in|on|near|by|up|somewhere|right)\b|"
+        + I_AM
+        + r"(?:a\s+)?(?:type\s*[12]\s+)?(?:diabetic|asthmatic|anaemic|anemic|coeliac|celiac|vegan|vegetarian|epileptic"
+        r"|menopausal|perimenopausal|postpartum)\b|\bi\s+"
+        + _ADV
+        + r"{0,2}(?:have|suffer\s+from|live\s+with)\s+(?:\w+\s+)?"
+        r"(?:asthma|diabetes|type\s*[12]|anaemia|anemia|a\s+heart\s+condition|hypothyroid\w*|endometriosis|ibs|crohn\w*"
+        r"|migraines|high\s+blood\s+pressure|low\s+iron|pcos|arthritis|long\s+covid)\b|\b(?:\d+|one|two|three|four"
+        r"|five)\s+(?:young\s+|little\s+|small\s+)?(?:kids|children|boys|girls)\s+(?:under|at\s+home|aged|to)\b"
+        r"|\bmy\s+(?:wife|partner|husband)\s+is\s+(?:expecting|pregnant|due)\b|\b(?:because\s+of|around)\s+(?:the|my)"
+        r"\s+(?:kids|children|baby|toddler|twins)\b|\b(?:twins|baby|toddler|kids|son|daughter|little\s+one)\s+(?:is|are)"
+        r"\s+(?:only\s+|just\s+)?(?:\d+|one|two|three|four|five|six)\s*(?:months?|weeks?|years?|yrs?|yo)\b|"
+        + I_AM
+        + r"(?:\d\d|in\s+my\s+(?:\d0s|thirties|forties|fifties|sixties|seventies))\b|\bi\s+(?:just\s+)?turned\s+\d\d\b"
+        r"|\b(?:pancake\s+)?(?:flat|hilly|mountainous)\s+(?:here|round\s+here|around\s+here|where\s+i\s+live)\b"
+        r"|\bnearest\s+(?:hills?|track|trails?|pool|gym|mountains?)\b|\b(?:we|i)\s+(?:just\s+|recently\s+)?moved\s+to\b"
+        r"|\b(?:childcare|child\s+care|school\s+holidays|nursery\s+runs?)\b",
     ),
     _rule(
         "travel_context",
         CONTEXT,
         LOW,
         r"\bi\s+" + _ADV + r"{0,2}(?:travel|fly)\b(?:\s+\w+){0,4}?\s+(?:a\s+lot|often|frequently|for\s+work|every"
-        r"|regularly|constantly|weekly|most\s+weeks|all\s+the\s+time)\b",
+        r"|regularly|constantly|weekly|most\s+weeks|all\s+the\s+time)\b|\b(?:away|travel\w*)\s+for\s+work\b"
+        r"|\bworking\s+away\b|\bon\s+the\s+road\s+(?:for|a\s+lot|most|half|\w+\s+(?:days|weeks|nights)|every|constantly"
+        r"|again)\b|\b(?:in|from)\s+hotels\b|\bhotel\s+(?:gyms?|treadmills?|rooms?"
+        r"|life)\b|\bbusiness\s+trips?\b|\bwork\s+trips?\b|\bliving\s+out\s+of\s+a\s+suitcase\b|\bi\s+"
+        + _ADV
+        + r"{0,2}(?:travel|fly)\s+for\s+work\b",
         tags=("context:travel",),
     ),
     _rule(
@@ -204,8 +327,17 @@ RULES: tuple[Rule, ...] = (
         RESPONSE,
         LOW,
         r"\bi\s+" + _ADV + r"{0,2}(?:recover|bounce\s+back)\s+(?:\w+\s+)?(?:quickly|slowly|fast|well|badly|poorly"
-        r"|slow|quick)\b|\b(?:takes?|took)\s+me\s+(?:\w+\s+){0,3}?(?:days?|ages|a\s+while|longer|forever|weeks?)"
-        r"\s+to\s+(?:recover|bounce\s+back)\b|\bmy\s+recovery\s+(?:is|has\s+always\s+been|tends\s+to\s+be)\s+"
+        r"|slow|quick)\b|\b(?:takes?|took)\s+me\s+(?:\w+\s+){0,3}?(?:days?|ages|a\s+while|longer|forever|weeks?"
+        r"|hours)\s+to\s+(?:recover|bounce\s+back|feel\s+(?:normal|human|right|ok|okay|fresh)|come\s+back|get\s+over)\b"
+        r"|\bi\s+"
+        + _ADV
+        + r"{0,2}need\s+(?:a\s+lot\s+|much\s+|way\s+|a\s+bit\s+)?(?:more|less|extra|longer)\s+(?:recovery"
+        r"|rest|sleep|time\s+to\s+recover)\b|\b(?:whenever|every\s+time|after|if|when)\s+i\s+(?:do|run|race|have)\b"
+        r"(?:\s+[\w-]+){0,4}?\s+my\s+(?:sleep|legs|hr|heart\s+rate|appetite|energy|pace|stomach|gut)\b|\bi\s+"
+        + _ADV
+        + r"{0,2}(?:get|suffer\s+from)\s+(?:\w+\s+){0,2}?(?:doms|cramps?|stitch(?:es)?|nause\w*|dizzy|light[-\s]headed"
+        r"|blisters|chafing|gi\s+issues|stomach\s+issues)\b(?:\s+\w+){0,3}?\s+(?:from|after|on|in|during|with|when"
+        r"|if)\b|\bmy\s+recovery\s+(?:is|has\s+always\s+been|tends\s+to\s+be)\s+"
         r"(?:\w+\s+)?(?:slow|quick|fast|good|poor)\b|\bi\s+" + _ADV + r"{0,2}need\s+(?:[\w-]+\s+){0,4}?"
         r"(?:days?|weeks?|sleep|rest|recovery|time)\b(?:\s+[\w-]+){0,5}?\s+(?:after|between|following|to\s+recover"
         r"|before\s+i\s+feel)\b",
@@ -224,5 +356,58 @@ RULES: tuple[Rule, ...] = (
         r"|humidity|hot\s+weather)\s+(?:\w+\s+)?(?:kills|destroys|wrecks|slows)\s+me\b|\bi\s+"
         + _ADV
         + r"{0,2}(?:run|race|perform)\s+(?:much\s+)?(?:better|worse|best)\s+(?:on|in|with|after|when|off)\b",
+    ),
+    _rule(
+        "general_effect",
+        RESPONSE,
+        LOW,
+        r"\btakes?\s+(?:a|an|\w+)\s+(?:days?|weeks?|hours?)\s+out\s+of\s+(?:me|them)\b|\bpay\s+for\s+it\b|\b(?:never"
+        r"|don" + _A + r"?t|doesn" + _A + r"?t|do\s+not)\s+(?:really\s+)?work\s+for\s+me\b|\bmess(?:es)?\s+up\s+my\b"
+        r"|\bfalls?\s+off\s+a\s+cliff\b|\bfeels?\s+(?:much\s+|way\s+|so\s+much\s+)?(?:easier|harder|better|worse)\s+(?:when"
+        r"|after|if|with)\b|\bi\s+" + _ADV + r"{0,2}adapt\s+\w+|\b(?:is|are)\s+what\s+works\s+for\s+(?:me|my\s+body)\b"
+        r"|\bworks?\s+(?:best|well)\s+for\s+my\s+body\b|\bmy\s+(?:stomach|gut)\s+(?:\w+\s+){0,2}?(?:rebel\w*|turn\w*"
+        r"|object\w*|revolt\w*)\b|\bi\s+" + _ADV + r"{0,2}fall\s+apart\b",
+    ),
+    _rule(
+        "session_effect",
+        RESPONSE,
+        MEDIUM,
+        r"\b"
+        + STIMULUS
+        + r"\b(?:\s+\w+){0,3}?\s+(?:always\s+|usually\s+|really\s+|absolutely\s+|just\s+)?(?:make|makes"
+        r"|leave|leaves|give|gives|wipe|wipes|knock|knocks|destroy|destroys|wreck|wrecks|kill|kills|drain|drains"
+        r"|smash|smashes|flatten|flattens|trash|trashes|ruin|ruins|fry|fries|crush|crushes|take\s+it\s+out\s+of"
+        r"|takes\s+it\s+out\s+of|do\s+wonders\s+for|does\s+wonders\s+for|(?:has|have)\s+(?:made|helped|improved|fixed"
+        r"|sorted|transformed)(?:\s+\w+){0,2}?)\s+"
+        + _RESPONSE_OBJECT
+        + r"|\b"
+        + STIMULUS
+        + r"\s+(?:always\s+|usually\s+|often\s+)?feels?\s+(?:\w+\s+)?(?:awful|terrible|horrible|rough|sluggish|flat"
+        r"|heavy|laboured|labored)\b"
+        + r"|\b(?:my\s+)?(?:heart\s+rate|hr|pulse|legs|body)\s+(?:\w+\s+){0,2}?(?:goes|go|shoots|spikes|climbs|drifts"
+        r"|jumps|jump|rises|soars|stays"
+        r"|takes?|needs?|is\s+always|are\s+always|feels?\s+(?:heavy|dead|flat|fresh|great|amazing|good|awful"
+        r"|terrible|wooden|sluggish|springy|better|worse))\b(?:\s+[\w-]+){0,4}?\s+"
+        r"(?:through\s+the\s+roof|up|high|ages|days?|forever|a\s+while|longer|weeks?|after|on|in|when|to\s+recover"
+        r"|to\s+come\s+back)\b|\b(?:after|following)\s+(?:a\s+|any\s+|every\s+|each\s+|my\s+|big\s+|hard\s+)?"
+        + STIMULUS
+        + r"s?\b(?:\s+\w+){0,3}?\s+(?:i|they)(?:"
+        + _A
+        + r"m|\s+am|"
+        + _A
+        + r"re|\s+are)?\s+(?:always|usually|often"
+        r"|generally|need|feel|get|tend|starving|ravenous|hungry|wrecked|shattered|knackered|exhausted|useless|sore|stiff"
+        r"|flat|wired|buzzing)\b|\bi\s+"
+        + _ADV
+        + r"{0,2}(?:sleep|eat)\s+(?:\w+\s+)?(?:badly|poorly|terribly|well|better"
+        r"|worse|great|like\s+a\s+log)\b(?:\s+\w+){0,4}?\s+(?:after|before|following)\b|"
+        + _SUBJECT
+        + _ADV
+        + r"{0,2}(?:bounce|bounces)\s+back\b|"
+        + _SUBJECT
+        + _ADV
+        + r"{0,2}(?:need|needs)\s+(?:at\s+least\s+)?(?:\w+\s+){0,3}?(?:days?|weeks?|nights?)\b"
+        r"|\b(?:i|they)\s+" + _ADV + r"{0,2}(?:fade|blow\s+up|bonk|overheat|cramp|struggle|suffer)\b(?:\s+\w+){0,4}?\s+"
+        r"(?:in|on|with|after|during|when|if)\b",
     ),
 )

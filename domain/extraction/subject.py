@@ -18,10 +18,13 @@ _OTHER_NOUNS = (
 )
 _PERSON_REF_RE = re.compile(
     r"(?P<other>\b(?:my|our|a|the|his|her|their)\s+(?:\w+\s+)?(?:" + _OTHER_NOUNS + r")\b"
-    r"|\b(?:he|she|him|her|his|hers|you|your|yours|they|them|their)\b)"
+    r"|\b(?:you|your|yours)\b|(?P<pronoun>\b(?:he|she|him|her|his|hers|they|them|their)\b))"
     r"|(?P<self>\b(?:i|me|my|mine|myself)\b)",
     re.IGNORECASE,
 )
+# A note that never says I/me/my but says he/she/they is a coach or parent writing about the athlete.
+_FIRST_PERSON_RE = re.compile(r"\b(?:i|me|my|mine|myself|we|our|us)\b|\bi" + _A, re.IGNORECASE)
+_THIRD_PERSON_RE = re.compile(r"\b(?:he|she|they|them|his|her|their)\b", re.IGNORECASE)
 _COMMON_CAPITALISED = words(
     "I It It's This That Today Yesterday Tonight Everything Nothing Run Race Pace Weather Legs Body Left Right Lower"
     " Upper Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July"
@@ -35,7 +38,12 @@ _INHERITS_SUBJECT_RE = re.compile(
     r"(?:has|had|have|is|was|got|gets|keeps|says|said|complains|complained)\b", re.IGNORECASE
 )
 
-_NEGATOR_RE = re.compile(r"^(?:no|not|zero|without|never|none|nothing|hardly|barely|\w+n" + _A + r"?t)$", re.IGNORECASE)
+# "\w+n't", or the same without its apostrophe; not any word ending in "nt" ("went", "sent").
+_NEGATOR_RE = re.compile(
+    r"^(?:no|not|zero|without|never|none|nothing|hardly|barely|\w+n" + _A + r"t|(?:do|does|did|ca|wo|is|was|are|were"
+    r"|have|has|had|should|could|would|ai|must|need)nt)$",
+    re.IGNORECASE,
+)
 _NEGATION_STOP = words("because as since when until after so and but then while")
 
 
@@ -47,6 +55,26 @@ def _person_refs(text: str, start: int, end: int) -> Iterator[Mention]:
         yield m.start(), m.end(), m.group("other") is not None
 
 
+def _person_refs_athlete_third(text: str, start: int, end: int) -> Iterator[Mention]:
+    """As `_person_refs`, where he/she/they are the athlete."""
+    for m in _PERSON_REF_RE.finditer(text, start, end):
+        yield m.start(), m.end(), m.group("other") is not None and m.group("pronoun") is None
+
+
+def lowered(text: str) -> str:
+    """The text in lower case with every offset kept, for patterns compiled without IGNORECASE (several
+    times faster); the rare character whose lower case is longer ("İ") is kept as it is."""
+    low = text.lower()
+    if len(low) == len(text):
+        return low
+    return "".join(ch if len(ch.lower()) != 1 else ch.lower() for ch in text)
+
+
+def written_about_athlete(text: str) -> bool:
+    """True for a note in the third person about the athlete: "Intervals always leave them wrecked"."""
+    return _FIRST_PERSON_RE.search(text) is None and _THIRD_PERSON_RE.search(text) is not None
+
+
 def _names(text: str, start: int, end: int) -> Iterator[Mention]:
     for m in _NAME_RE.finditer(text, start, end):
         if m.group(1) not in _COMMON_CAPITALISED and m.group(1).lower() not in BODY_WORDS:
@@ -55,6 +83,7 @@ def _names(text: str, start: int, end: int) -> Iterator[Mention]:
 
 Scan = Callable[[str, int, int], Iterator[Mention]]
 _SCANS: tuple[Scan, ...] = (_person_refs, _names)
+_SCANS_ATHLETE_THIRD: tuple[Scan, ...] = (_person_refs_athlete_third, _names)
 
 
 def _nearest(last_self: int, last_other: int) -> str | None:
@@ -109,6 +138,9 @@ class People:
 
     def __init__(self, text: str) -> None:
         self.text = text
+        self.lower = lowered(text)
+        self.third_person = written_about_athlete(text)
+        self._scans = _SCANS_ATHLETE_THIRD if self.third_person else _SCANS
         self._sentence: Span | None = None
         self._scanned: list[_Scanned] = []
 
@@ -116,13 +148,13 @@ class People:
         if end <= sentence.start:
             return None
         if sentence != self._sentence:
-            self._sentence, self._scanned = sentence, [_Scanned(scan, self.text, sentence) for scan in _SCANS]
+            self._sentence, self._scanned = sentence, [_Scanned(scan, self.text, sentence) for scan in self._scans]
         lasts = [scanned.last_before(end) for scanned in self._scanned]
         return _nearest(max(s for s, _ in lasts), max(o for _, o in lasts))
 
     def about_someone_else(self, sentence: Span, clause: Span, anchor: int) -> bool:
         """True when the nearest person mentioned before `anchor` is not the athlete."""
-        in_clause = chain.from_iterable(scan(self.text, clause.start, anchor) for scan in _SCANS)
+        in_clause = chain.from_iterable(scan(self.text, clause.start, anchor) for scan in self._scans)
         kind = _nearest(*_last_of_each(in_clause))
         if kind is None and _INHERITS_SUBJECT_RE.match(self.text, clause.start, clause.end):
             kind = self._earlier_in_sentence(sentence, clause.start)
@@ -131,7 +163,7 @@ class People:
 
 def negated(text: str, clause: Span, symptom: re.Match[str]) -> bool:
     before = WORD_RE.findall(text, max(clause.start, symptom.start() - 60), symptom.start())
-    for word in reversed(before[-4:]):
+    for word in reversed(before[-6:]):
         if word.lower() in _NEGATION_STOP:
             return False
         if _NEGATOR_RE.match(word):

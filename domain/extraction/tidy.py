@@ -68,7 +68,7 @@ _MID_REPLACEMENTS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"(?<![\w.'’])i(?![\w.'’])", "they"),
         (r"\bmyself\b", "themselves"),
         (r"\bmine\b", "theirs"),
-        (r"\bme\b", "them"),
+        (r"\bme\b", "the athlete"),
         (r"\bmy\s+(?=" + _SIDE_OR_BODY + r")", ""),
         (r"\bmy\b", "their"),
     )
@@ -135,6 +135,31 @@ def _third_person(content: str) -> str:
     for pattern, replacement in _MID_REPLACEMENTS:
         content = pattern.sub(replacement, content)
     return content
+
+
+_THEY_RE = re.compile(r"(?:they" + _A + r"re|they\s+are)\s+|(they)\s+(?=\w)", re.IGNORECASE)
+
+
+_LEADING_THEIR_BODY_RE = re.compile(r"(?:his|her|their)\s+(?=" + _SIDE_OR_BODY + r")", re.IGNORECASE)
+
+
+def about_the_athlete(content: str) -> str:
+    """A note written about the athlete: "They hate the rain" becomes "Hates the rain", "Her knee hurts"
+    becomes "Knee hurts"."""
+    body = _LEADING_THEIR_BODY_RE.match(content)
+    if body is not None:
+        rest = content[body.end() :]
+        return rest[0].upper() + rest[1:]
+    m = _THEY_RE.match(content)
+    if m is None:
+        return content
+    rest = content[m.end() :]
+    if m.group(1) is None:
+        rest = f"is {rest}"
+    else:
+        first, _, tail = rest.partition(" ")
+        rest = f"{_third_person_verb(first)} {tail}".strip()
+    return rest[0].upper() + rest[1:] if rest else content
 
 
 def _clean(raw: str) -> str:

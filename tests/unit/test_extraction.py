@@ -173,7 +173,7 @@ def test_transient_feelings_about_one_run_yield_nothing() -> None:
 
 def test_seed_job_pattern_no_longer_takes_any_im_a() -> None:
     assert extract_memories("I'm a bit tired and I'm a little slow.", MESSAGE) == []
-    assert kinds("I'm a firefighter.") == [(MemoryType.CONTEXT, ("context:job",))]
+    assert kinds("I'm a firefighter.") == [(MemoryType.CONTEXT, ("context:work",))]
 
 
 # --- multi-fact notes ---------------------------------------------------------------------------
@@ -182,7 +182,7 @@ def test_seed_job_pattern_no_longer_takes_any_im_a() -> None:
 def test_multi_fact_message() -> None:
     text = "I work as an accountant and I have two kids, so I mostly run at lunch."
     assert kinds(text) == [
-        (MemoryType.CONTEXT, ("context:job",)),
+        (MemoryType.CONTEXT, ("context:work",)),
         (MemoryType.CONTEXT, ("context:family", "context:kids")),
         (MemoryType.PREFERENCE, ("time:lunch",)),
     ]
@@ -235,8 +235,13 @@ def test_chronic_injury_is_high_confidence_single_instance_low() -> None:
             ("body:knee",),
             "Right knee gets sore on cambered roads",
         ),
-        ("Keep in mind I work as a paramedic.", MemoryType.CONTEXT, ("context:job",), "Works as a paramedic"),
-        ("Don't forget that I'm racing Berlin in September.", MemoryType.CONTEXT, (), "Is racing Berlin in September"),
+        ("Keep in mind I work as a paramedic.", MemoryType.CONTEXT, ("context:work",), "Works as a paramedic"),
+        (
+            "Don't forget that I'm racing Berlin in September.",
+            MemoryType.CONTEXT,
+            ("intensity:race",),
+            "Is racing Berlin in September",
+        ),
         ("Remember that my knee is fully healed now.", MemoryType.CONTEXT, ("body:knee",), "Knee is fully healed now"),
     ],
 )

@@ -45,10 +45,10 @@ def test_wrong_tag_is_a_false_positive_and_a_false_negative() -> None:
 
 
 def test_untagged_expectation_matches_on_type_and_each_is_used_once() -> None:
-    expected = case(Expected(MemoryType.CONTEXT), Expected(MemoryType.CONTEXT, ("context:job",)))
-    scores = evaluate([expected], fixed(P(MemoryType.CONTEXT, ("context:job",)), P(MemoryType.CONTEXT)))
+    expected = case(Expected(MemoryType.CONTEXT), Expected(MemoryType.CONTEXT, ("context:work",)))
+    scores = evaluate([expected], fixed(P(MemoryType.CONTEXT, ("context:work",)), P(MemoryType.CONTEXT)))
     assert (scores.tp, scores.fp, scores.fn) == (2, 0, 0)
-    scores = evaluate([expected], fixed(P(MemoryType.CONTEXT, ("context:job",))))
+    scores = evaluate([expected], fixed(P(MemoryType.CONTEXT, ("context:work",))))
     assert (scores.tp, scores.fp, scores.fn) == (1, 0, 1)
     assert scores.recall == 0.5
 

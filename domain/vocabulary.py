@@ -1,0 +1,177 @@
+"""The tag vocabulary: every tag a memory can carry, with the words that mean it.
+
+A tag is `kind:value`. The kinds:
+
+- `body:` where an injury or a training response is felt — knee, ankle, calf, shin, hip,
+  hamstring, quad, achilles, foot, heel, back, shoulder, it band, plantar, glute, groin, neck,
+  wrist, elbow, chest.
+- `time:` when the athlete likes to train — morning, evening, afternoon, lunch, early, late,
+  before work, after work, weekend.
+- `intensity:` the kind of session — easy, hard, tempo, intervals, long run, recovery,
+  speed work, hill repeats, hills, threshold, track, fartlek, race, treadmill, trail.
+- `context:` the life around training a coach filters by — work, travel, family, kids, commute,
+  gym, climbing, cycling, swimming, yoga, pilates, triathlon, team sport, sleep, study, health,
+  altitude, goal.
+
+Each canonical value lists its synonyms as one regular expression (no nested repetition, so a
+scan is linear): "job", "shift", "office", "nurse" all mean `context:work`; "hotel", "away for
+work", "business trip" mean `context:travel`; so "a month of hotel gyms" is travel and gym.
+Extraction (domain/extraction), the Add dialog's suggestions (`domain.extraction.suggest`) and
+the filters (`canonical_tag`) use this module only, so a tag is spelled one way everywhere.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+APOSTROPHE = r"['’]"  # straight or curly
+
+BODY_PARTS: dict[str, str] = {
+    "knee": r"knees?|kneecaps?|patell\w*|acl|mcl|meniscus",
+    "ankle": r"ankles?|peroneals?",
+    "calf": r"calf|calfs|calves|soleus|gastroc\w*",
+    "shin": r"shins?|tibia\w*",
+    "hip": r"hips?(?:\s+flexors?)?|hip-flexors?",
+    "hamstring": r"hamstrings?|hamm(?:y|ies)|hammies|sit\s+bones?",
+    "quad": r"quads?|quadriceps|thighs?",
+    "achilles": r"achilles(?:" + APOSTROPHE + r"s?)?|achillies",
+    "foot": r"foot|feet|arch(?:es)?(?=\s+(?:of|pain|hurts?|is|ache|aches|feels))|metatarsals?|toes?|bunions?",
+    "heel": r"heels?",
+    "back": (
+        r"(?<=lower\s)back|(?<=upper\s)back|(?<=my\s)back(?!\s+(?:to|on|in|into|home|half|end|from|up|out|off|at)\b)"
+        r"|back(?=\s+(?:pain|ache|aches|aching|spasms?|issues?|problems?|injury|is|was|went|hurts?|hurting"
+        r"|tightness|stiffness|feels|felt|flared|seized|locked)\b)|lumbar|si\s+joint|sciatica"
+    ),
+    "shoulder": r"shoulders?|rotator\s+cuff|collarbones?|clavicles?",
+    "it band": r"it[-\s]?bands?|itb|itbs|iliotibial(?:\s+band)?",
+    "plantar": r"plantar(?:\s+fascia|\s+fasciitis)?",
+    "glute": r"glutes?|gluteal|piriformis|butt",
+    "groin": r"groin|adductors?",
+    "neck": r"neck",
+    "wrist": r"wrists?",
+    "elbow": r"elbows?",
+    "chest": r"chest|ribs?",
+}
+
+TIME_PREFERENCES: dict[str, str] = {
+    "morning": r"mornings?|am\s+runs?|sunrise|dawn|first\s+thing|before\s+breakfast|6\s*am|5\s*am|7\s*am",
+    "evening": r"evenings?|nights?|after\s+dark|sunset|dusk",
+    "afternoon": r"afternoons?",
+    "lunch": r"lunch(?:time|\s*break|es)?|midday|noon",
+    "early": r"early(?!\s+(?:in|on|last)\b)",
+    "late": r"late(?!\s+(?:in|on|last)\b)",
+    "before work": r"before\s+work",
+    "after work": r"after\s+work",
+    "weekend": r"weekends?|saturdays?|sundays?",
+}
+
+INTENSITY_TOPICS: dict[str, str] = {
+    "easy": r"easy|zone\s*2|conversational",
+    "hard": r"hard(?:\s+(?:days?|sessions?|efforts?|workouts?))?",
+    "tempo": r"tempos?(?:\s+runs?)?",
+    "intervals": r"intervals?|reps|repeats|vo2\s*max",
+    "long run": r"long\s+runs?|long\s+ones|long\s+sunday\s+runs?|sunday\s+long\s+runs?|long\s+slow\s+runs?|lsd",
+    "recovery": r"recovery\s+runs?",
+    "speed work": r"speed\s*work|speed\s+sessions?|sprints?",
+    "hill repeats": r"hill\s+(?:repeats|reps|sprints)",
+    "hills": r"hills?|hilly|climbs|descents?|downhills?",
+    "threshold": r"thresholds?|lactate",
+    "track": r"track(?:\s+sessions?|\s+workouts?)?",
+    "fartlek": r"fartleks?",
+    "race": r"races?|racing|parkruns?",
+    "treadmill": r"treadmills?|dreadmill",
+    "trail": r"trails?|fell\s+runs?|off[-\s]road",
+}
+
+CONTEXT_TOPICS: dict[str, str] = {
+    "work": (
+        r"work(?!\s*outs?\b)|job|jobs|shifts?|office|career|boss|desk|nurse|nursing|doctor|teacher|teaching"
+        r"|on\s+call|overtime|commute\s+to\s+work|workplace|employer|contract"
+    ),
+    "travel": r"travel\w*|trips?|hotels?|flights?|flying|airports?|business\s+trips?|away\s+for\s+work|on\s+the\s+road",
+    "kids": (
+        r"school\s+runs?|nursery|kids?|children|child|sons?|daughters?|baby|toddlers?|twins|newborn"
+        r"|(?:dad|mum|mom|mother|father)\s+of"
+    ),
+    "family": r"family|wife|husband|partner|pregnan\w*|parents?|mum|mom|dad|carer\s+for|childcare",
+    "commute": r"commut\w*",
+    "gym": r"gyms?|weights|lift(?:s|ing)?|strength(?:\s+training|\s+work)?|crossfit|s\s*&\s*c",
+    "climbing": r"climb(?:er|ers|ing)|boulder\w*",
+    "cycling": r"cycl\w*|bikes?|biking|spin(?:\s+class(?:es)?)?|peloton",
+    "swimming": r"swim\w*|pool",
+    "yoga": r"yoga",
+    "pilates": r"pilates",
+    "triathlon": r"tri|triathlon\w*|triathlete|ironman|70\.3",
+    "team sport": r"football|soccer|rugby|hockey|netball|basketball|tennis|squash|padel|five-a-side|5-a-side",
+    "sleep": r"sleep\w*|insomnia",
+    "study": r"studying|student|exams?|university|uni|college|phd",
+    "health": (
+        r"asthma\w*|diabet\w*|type\s*[12]|anaemi\w*|anemi\w*|thyroid|hypothyroid\w*|coeliac|celiac|ibs|crohn\w*"
+        r"|migraines?|menopaus\w*|perimenopaus\w*|blood\s+pressure|medication|heart\s+condition|arrhythmia|epilep\w*"
+        r"|endometriosis|pcos|arthritis|long\s+covid|low\s+iron"
+    ),
+    "altitude": r"altitude",
+    "goal": r"marathon|half\s+marathon|ultra|ironman|goal\s+race|target\s+race|a\s+race",
+}
+
+VOCABULARY: Mapping[str, Mapping[str, str]] = {
+    "body": BODY_PARTS,
+    "time": TIME_PREFERENCES,
+    "intensity": INTENSITY_TOPICS,
+    "context": CONTEXT_TOPICS,
+}
+
+# Tags written before the vocabulary, or by hand, that mean a canonical one.
+_ALIASES: dict[str, str] = {"context:job": "context:work", "context:shift": "context:work"}
+
+
+class Lexicon:
+    """One alternation with a named group per canonical value, for a single scan of a text."""
+
+    def __init__(self, kind: str, entries: Mapping[str, str]) -> None:
+        self.kind = kind
+        self.names = {f"g{i}": value for i, value in enumerate(entries)}
+        alternation = "|".join(f"(?P<{g}>{entries[v]})" for g, v in self.names.items())
+        self.pattern = re.compile(rf"\b(?:{alternation})\b", re.IGNORECASE)
+        self.lower_pattern = re.compile(rf"\b(?:{alternation})\b")  # for lower-cased text: several times faster
+
+    def tag(self, match: re.Match[str]) -> str:
+        return f"{self.kind}:{self.names[match.lastgroup or '']}"
+
+    def tags(self, text: str) -> list[str]:
+        return list(dict.fromkeys(self.tag(m) for m in self.lower_pattern.finditer(text.lower())))
+
+
+BODY = Lexicon("body", BODY_PARTS)
+TIME = Lexicon("time", TIME_PREFERENCES)
+INTENSITY = Lexicon("intensity", INTENSITY_TOPICS)
+CONTEXT = Lexicon("context", CONTEXT_TOPICS)
+LEXICONS: Mapping[str, Lexicon] = {"body": BODY, "time": TIME, "intensity": INTENSITY, "context": CONTEXT}
+
+
+def all_tags() -> list[str]:
+    """Every canonical tag, kind by kind, for pickers and filters."""
+    return [f"{kind}:{value}" for kind, entries in VOCABULARY.items() for value in entries]
+
+
+def tags_in(text: str, kinds: tuple[str, ...] = ("body", "time", "intensity", "context")) -> list[str]:
+    """The canonical tags whose words occur in `text`: "a month of hotel gyms" gives context:travel, context:gym."""
+    return [tag for kind in kinds for tag in LEXICONS[kind].tags(text)]
+
+
+def canonical_tag(tag: str) -> str:
+    """The canonical spelling of a tag typed by hand or stored before the vocabulary.
+
+    "context:job" and "context:office" become "context:work"; "Body:Knees" becomes "body:knee";
+    a tag outside the vocabulary comes back trimmed and lower-cased.
+    """
+    cleaned = " ".join(tag.strip().lower().split())
+    if cleaned in _ALIASES:
+        return _ALIASES[cleaned]
+    kind, sep, value = cleaned.partition(":")
+    if sep and kind in LEXICONS and value not in VOCABULARY[kind]:
+        m = LEXICONS[kind].pattern.fullmatch(value)
+        if m is not None:
+            return LEXICONS[kind].tag(m)
+    return cleaned

@@ -1,0 +1,138 @@
+"""Issue 13's kinds of miss, one test each, on sentences written for these tests (not the labelled sets)."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.enums import MemoryConfidence, MemorySource, MemoryType
+from domain.extraction import extract_memories
+
+MESSAGE = MemorySource.USER_MESSAGE
+NOTE = MemorySource.ACTIVITY_NOTE
+PREFERENCE, CONTEXT = MemoryType.PREFERENCE, MemoryType.CONTEXT
+INJURY, RESPONSE = MemoryType.INJURY_HISTORY, MemoryType.TRAINING_RESPONSE
+
+
+def only(text: str, source: MemorySource = MESSAGE) -> tuple[MemoryType, tuple[str, ...], str]:
+    [c] = extract_memories(text, source)
+    return c.type, c.tags, c.content
+
+
+@pytest.mark.parametrize(
+    ("text", "tag", "content"),
+    [
+        ("Evenings suit me because my partner gets home at six.", "time:evening", "Evenings suit the athlete"),
+        ("Lunchtime is my only window on workdays.", "time:lunch", "Lunchtime is their only window on workdays"),
+        ("I'd enjoy fartleks more if they were on grass.", "intensity:fartlek", "Would enjoy fartleks"),
+        ("I wish I could run trails every weekend.", "intensity:trail", "Wish"),
+        ("Give me a long run over a track session any day.", "intensity:long run", "Give the athlete a long run"),
+    ],
+)
+def test_preferences_stated_as_reasons_or_wishes(text: str, tag: str, content: str) -> None:
+    type_, tags, said = only(text)
+    assert type_ is PREFERENCE
+    assert tag in tags
+    assert content.lower() in said.lower()
+
+
+@pytest.mark.parametrize(
+    ("text", "type_", "tag"),
+    [
+        ("Did I mention I really dislike track sessions?", PREFERENCE, "intensity:track"),
+        ("Have I told you my right achilles gets stiff in the cold?", INJURY, "body:achilles"),
+        ("Did I say I work weekends at the hospital?", CONTEXT, "context:work"),
+        ("Is it normal that my hamstrings stay tight for days after sprints?", RESPONSE, "body:hamstring"),
+    ],
+)
+def test_statements_dressed_as_questions(text: str, type_: MemoryType, tag: str) -> None:
+    found_type, tags, said = only(text)
+    assert (found_type, tag in tags) == (type_, True)
+    assert not said.lower().startswith(("did", "have", "is it"))
+
+
+@pytest.mark.parametrize("text", ["Should I run the hills tomorrow?", "Can my knee take a marathon?"])
+def test_real_questions_still_state_nothing(text: str) -> None:
+    assert extract_memories(text, MESSAGE) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "tag", "content"),
+    [
+        ("Don't forget my left knee was operated on in 2019.", "body:knee", "Left knee was operated on in 2019"),
+        ("Just a reminder that I broke my right foot in 2022.", "body:foot", "Broke right foot in 2022"),
+        ("Heads up, my hip was scoped last year.", "body:hip", "Hip was scoped last year"),
+    ],
+)
+def test_reminders_that_carry_a_fact_are_injury_history(text: str, tag: str, content: str) -> None:
+    [c] = extract_memories(text, MESSAGE)
+    assert (c.type, tag in c.tags, c.content, c.confidence) == (INJURY, True, content, MemoryConfidence.HIGH)
+
+
+def test_reminders_to_do_something_still_state_nothing() -> None:
+    assert extract_memories("Don't forget to send me Thursday's plan.", MESSAGE) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "tags"),
+    [
+        ("Steep descents leave my quads sore for days.", {"body:quad", "intensity:hills"}),
+        ("Speed work always makes my calves tight the next day.", {"body:calf", "intensity:speed work"}),
+        ("My glutes are always sore after hill repeats.", {"body:glute", "intensity:hill repeats"}),
+    ],
+)
+def test_soreness_from_a_kind_of_session_is_a_training_response(text: str, tags: set[str]) -> None:
+    type_, found, _ = only(text)
+    assert type_ is RESPONSE
+    assert tags <= set(found)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["My calf has been sore since Tuesday's run.", "Hill repeats gave me a calf strain last spring."],
+)
+def test_a_real_injury_after_a_session_stays_an_injury(text: str) -> None:
+    type_, tags, _ = only(text)
+    assert (type_, tags) == (INJURY, ("body:calf",))
+
+
+@pytest.mark.parametrize(
+    ("text", "tags"),
+    [
+        ("I'm a midwife on rotating shifts.", {"context:work"}),
+        ("My job has me travelling to Frankfurt every other week.", {"context:work", "context:travel"}),
+        ("I travel for work, so it's hotel gyms most months.", {"context:travel", "context:gym"}),
+        ("I do the school run on weekdays.", {"context:kids"}),
+        ("I look after my mum on Sundays.", {"context:family"}),
+        ("I cycle three times a week with a club.", {"context:cycling"}),
+    ],
+)
+def test_work_travel_and_family_context_carry_their_tags(text: str, tags: set[str]) -> None:
+    type_, found, _ = only(text)
+    assert type_ is CONTEXT
+    assert tags <= set(found)
+
+
+@pytest.mark.parametrize(
+    ("text", "type_", "content"),
+    [
+        ("Tempo runs always leave them flat.", RESPONSE, "Tempo runs always leave the athlete flat"),
+        ("They hate running on the treadmill.", PREFERENCE, "Hates running on the treadmill"),
+        ("Her right ankle keeps rolling on trails.", INJURY, "Right ankle keeps rolling on trails"),
+    ],
+)
+def test_notes_about_the_athlete_in_the_third_person(text: str, type_: MemoryType, content: str) -> None:
+    found_type, _, said = only(text, NOTE)
+    assert (found_type, said) == (type_, content)
+    assert "them" not in said.split()
+
+
+def test_first_person_content_never_says_them() -> None:
+    [c] = extract_memories("Long runs in the heat knock me out for a day.", MESSAGE)
+    assert c.type is RESPONSE
+    assert "them" not in c.content.split()
+    assert "the athlete" in c.content
+
+
+def test_someone_else_in_a_first_person_message_is_still_someone_else() -> None:
+    assert extract_memories("My sister hates hills but I don't mind them.", MESSAGE) == []
+    assert extract_memories("My husband says his knee hurts.", MESSAGE) == []
