@@ -1,21 +1,33 @@
 """The M13 seed's deduplication, decided before anything is written.
 
 Order: the same normalized content as an active memory → count it again; else the same
-type with an overlapping entity tag → the new memory replaces it; else new.
+type with an overlapping entity tag → the new memory replaces it; else new. Among several,
+the most recently updated one.
+
+Nothing loads all of an athlete's memories: `candidates` looks up, for a batch of proposals,
+only the memories that can decide them (by content key, and the newest active memory per
+type and tag), in a bounded number of statements; `MemoryIndex` decides over those.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
+from sqlalchemy import BindParameter, Integer, Select, String, bindparam, select, union_all
+from sqlalchemy.orm import Session
+
 from domain.content import normalize
-from domain.enums import MemoryType
-from domain.models import Memory
+from domain.dedup_keys import content_key
+from domain.enums import MemoryStatus, MemoryType
+from domain.models import Memory, MemoryTag
+from domain.visibility import with_inactive
 
 Outcome = Literal["new", "seen_before", "replaces"]
 HIGH_CONFIDENCE_OCCURRENCES = 3
+PROBES_PER_STATEMENT = 200  # SQLite allows 500 terms in one compound SELECT
 
 
 @dataclass(frozen=True)
@@ -25,25 +37,30 @@ class ConfirmPreview:
     occurrences_after: int
 
 
+@dataclass(frozen=True)
+class Wanted:
+    """A memory as a proposal would make it: what dedup compares."""
+
+    content: str
+    type: MemoryType
+    tags: Sequence[str]
+
+
+def _newest_first(memory: Memory) -> tuple[object, int]:
+    return memory.updated_at, memory.id or 0
+
+
 class MemoryIndex:
-    """An athlete's active memories, indexed once for many previews (no query per proposal)."""
+    """Active memories indexed for many previews. Built over `candidates(...)` it decides exactly
+    as over all of the athlete's memories: it holds every memory of the same content and, for
+    each wanted type and tag, the newest memory carrying them."""
 
     def __init__(self, memories: Iterable[Memory]) -> None:
         self.by_content: dict[str, Memory] = {}
         self.by_type: dict[MemoryType, list[Memory]] = {}
-        for memory in sorted(memories, key=lambda m: m.updated_at, reverse=True):
+        for memory in sorted(memories, key=_newest_first, reverse=True):
             self.by_content.setdefault(normalize(memory.content), memory)
             self.by_type.setdefault(memory.type, []).append(memory)
-
-    def add(self, memory: Memory) -> None:
-        """A memory just created: the newest of its type."""
-        self.by_content.setdefault(normalize(memory.content), memory)
-        self.by_type.setdefault(memory.type, []).insert(0, memory)
-
-    def remove(self, memory: Memory) -> None:
-        """A memory no longer active (replaced by a newer one)."""
-        self.by_type[memory.type] = [m for m in self.by_type.get(memory.type, []) if m.id != memory.id]
-        self.by_content = {key: m for key, m in self.by_content.items() if m.id != memory.id}
 
     def preview(self, content: str, memory_type: MemoryType, tags: Sequence[str]) -> ConfirmPreview:
         same = self.by_content.get(normalize(content))
@@ -54,3 +71,71 @@ class MemoryIndex:
             if wanted & set(existing.tags):
                 return ConfirmPreview("replaces", existing, existing.occurrences + 1)
         return ConfirmPreview("new", None, 1)
+
+
+def candidates(session: Session, athlete_id: int, wanted: Sequence[Wanted]) -> MemoryIndex:
+    """The athlete's active memories that can decide `wanted`: per content key, and per wanted
+    (type, tag), the newest active memory that has it. One statement per 200 of these probes (one
+    for a single proposal), each probe one index lookup, whatever the athlete has stored."""
+    keys = sorted({content_key(w.content) for w in wanted})
+    pairs = sorted({(w.type, tag) for w in wanted for tag in w.tags}, key=lambda pair: (pair[0].value, pair[1]))
+    probes: list[tuple[str, MemoryType | None, str]] = [("key", None, key) for key in keys]
+    probes += [("tag", memory_type, tag) for memory_type, tag in pairs]
+    found: list[Memory] = []
+    for start in range(0, len(probes), PROBES_PER_STATEMENT):
+        chunk = probes[start : start + PROBES_PER_STATEMENT]
+        params: dict[str, object] = {"athlete_id": athlete_id}
+        for n, (_, memory_type, value) in enumerate(chunk):
+            params[f"type_{n}"], params[f"value_{n}"] = memory_type, value
+        shape = tuple(kind for kind, _, _ in chunk)
+        found += session.scalars(_lookup(shape.count("key"), shape.count("tag")), params)
+    return MemoryIndex(m for m in dict.fromkeys(found) if m.status == MemoryStatus.ACTIVE)
+
+
+@lru_cache(maxsize=128)
+def _lookup(keys: int, pairs: int) -> Select[Memory]:
+    """Built once per shape, so SQLAlchemy reuses its cache key and compiled form.
+
+    The ids come from one UNION ALL of index probes (ix_memories_dedup_content, ix_memory_tags_lookup),
+    and the memories by primary key alone: with a condition on athlete or status beside it, a planner
+    short of statistics (PostgreSQL before its first ANALYZE) walks all of the athlete's memories. So
+    the caller keeps the active ones, and the global filter, which would rebuild the statement on
+    every execution, is off."""
+    athlete_id: BindParameter[int] = bindparam("athlete_id", type_=Integer)
+    probes = [_same_content(athlete_id, n) for n in range(keys)]
+    probes += [_same_tag(athlete_id, n) for n in range(keys, keys + pairs)]
+    return select(Memory).where(Memory.id.in_(union_all(*probes))).execution_options(**with_inactive())
+
+
+def _same_content(athlete_id: BindParameter[int], n: int) -> Select[int]:
+    newest = (
+        select(Memory.id)
+        .where(
+            Memory.athlete_id == athlete_id,
+            Memory.content_key == bindparam(f"value_{n}", type_=String),
+            Memory.status == MemoryStatus.ACTIVE,
+        )
+        .order_by(Memory.updated_at.desc(), Memory.id.desc())
+        .limit(1)
+        .subquery()
+    )
+    return select(newest.c.id)
+
+
+def _same_tag(athlete_id: BindParameter[int], n: int) -> Select[int]:
+    newest = (
+        select(MemoryTag.memory_id)
+        .where(
+            MemoryTag.athlete_id == athlete_id,
+            MemoryTag.type == bindparam(f"type_{n}"),
+            MemoryTag.tag == bindparam(f"value_{n}", type_=String),
+        )
+        .order_by(MemoryTag.updated_at.desc(), MemoryTag.memory_id.desc())
+        .limit(1)
+        .subquery()
+    )
+    return select(newest.c.memory_id)
+
+
+def preview_one(session: Session, athlete_id: int, wanted: Wanted) -> ConfirmPreview:
+    return candidates(session, athlete_id, [wanted]).preview(wanted.content, wanted.type, wanted.tags)

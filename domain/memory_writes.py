@@ -12,7 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
-from domain import audit
+from domain import audit, memory_tags
 from domain.actors import Actor
 from domain.dedup import HIGH_CONFIDENCE_OCCURRENCES
 from domain.enums import AuditAction, AuditTarget, MemoryConfidence, MemoryStatus
@@ -59,6 +59,7 @@ def insert_memory(
 ) -> Memory:
     session.add(memory)
     session.flush()
+    memory_tags.sync(session, memory, None, memory_tags.tag_state(memory))
     audit.record(
         session,
         actor=actor,
@@ -79,15 +80,18 @@ def remove_memory(session: Session, actor: Actor, memory: Memory, *, action: Aud
     content but keep their digests, so the chain still verifies; so do those proposal rows.
     Memories it superseded are unlinked.
     """
+    memory_tags.sync(session, memory, memory_tags.tag_state(memory), None)
     proposals = session.scalars(select(Proposal).where(Proposal.memory_id == memory.id)).all()
     for proposal in proposals:
         proposal.content, proposal.normalized_content, proposal.tags = REMOVED_TEXT, "", []
     targets = [(AuditTarget.MEMORY, memory.id)] + [(AuditTarget.PROPOSAL, p.id) for p in proposals]
+    redactions: dict[str, list[str | None]] = {}  # under the removal event's own hash (domain.audit)
     for target_type, target_id in targets:
         for event in session.scalars(
             select(AuditEvent).where(AuditEvent.target_type == target_type, AuditEvent.target_id == target_id)
         ):
             event.before, event.after, event.redacted = redacted(event.before), redacted(event.after), True
+            redactions[str(event.seq)] = [audit.digest(event.before), audit.digest(event.after)]
     for linked in session.scalars(
         select(Memory).where(Memory.superseded_by_id == memory.id).execution_options(**with_inactive())
     ):
@@ -100,7 +104,7 @@ def remove_memory(session: Session, actor: Actor, memory: Memory, *, action: Aud
         target_id=memory.id,
         athlete_id=memory.athlete_id,
         before=redacted(snapshot(memory)),
-        after={audit.REDACTED_PROPOSALS: [p.id for p in proposals]},
+        after={audit.REDACTED_PROPOSALS: [p.id for p in proposals], audit.REDACTED_EVENTS: redactions},
         reason=reason,
     )
     session.delete(memory)
@@ -120,7 +124,7 @@ def change_memory(
 ) -> Memory:
     if expected_version is not None and memory.version != expected_version:
         raise EditConflict(CONFLICT_MESSAGE, current_version=memory.version)
-    before = snapshot(memory)
+    before, tags_before = snapshot(memory), memory_tags.tag_state(memory)
     for name, value in changes.items():
         setattr(memory, name, value)
     if touch:
@@ -129,6 +133,7 @@ def change_memory(
         session.flush()
     except StaleDataError:
         raise EditConflict(CONFLICT_MESSAGE) from None
+    memory_tags.sync(session, memory, tags_before, memory_tags.tag_state(memory))
     audit.record(
         session,
         actor=actor,

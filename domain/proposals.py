@@ -11,17 +11,21 @@ from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
-from domain import audit
+from domain import audit, confidence
 from domain.actors import SYSTEM, Actor, require_athlete
-from domain.dedup import ConfirmPreview, MemoryIndex
+from domain.dedup import ConfirmPreview, Wanted, candidates, preview_one
 from domain.enums import AuditAction, AuditTarget, MemoryConfidence, MemoryStatus, MemoryType, ProposalStatus
-from domain.errors import EditConflict, InvalidInput, NotFound
-from domain.memory_writes import count_again, insert_memory, supersede
+from domain.errors import EditConflict, InvalidInput, NotFound, PermissionDenied
+from domain.import_marks import apply_import_marks, is_imported
+from domain.memory_writes import change_memory, count_again, insert_memory, supersede
 from domain.models import Memory, Proposal, SourceText, User
 from domain.schemas import ProposalEdit
 from domain.types import utcnow
 
 DEFAULT_MAX_AGE = timedelta(days=30)
+REOPEN_WINDOW = timedelta(minutes=10)
+"""How long the athlete can undo their own reject (the page's Undo); after it, the proposal stays rejected."""
+TOO_LATE_TO_REOPEN = "Too late to undo this reject."
 MAX_BULK = 1000
 NOT_FOUND = "Proposal not found."
 OnConflict = Literal["replace", "keep_both"]
@@ -87,10 +91,6 @@ def count_pending(session: Session, actor: User | None, *, max_age: timedelta = 
     return session.scalar(stmt) or 0
 
 
-def _memory_index(session: Session, athlete_id: int) -> MemoryIndex:
-    return MemoryIndex(session.scalars(select(Memory).where(Memory.athlete_id == athlete_id)))
-
-
 def list_pending(
     session: Session,
     actor: User | None,
@@ -99,7 +99,8 @@ def list_pending(
     offset: int = 0,
     max_age: timedelta = DEFAULT_MAX_AGE,
 ) -> PendingPage:
-    """Newest first, each with its evidence and what confirming it would do. Three queries."""
+    """Newest first, each with its evidence and what confirming it would do. Three queries,
+    however many memories the athlete has (dedup looks up the page's candidates only)."""
     user = require_athlete(actor)
     where = _pending_filter(user.id, max_age)
     total = session.scalar(select(func.count()).select_from(Proposal).where(*where)) or 0
@@ -111,7 +112,7 @@ def list_pending(
         .limit(max(1, min(limit, 200)))
         .offset(max(0, offset))
     ).all()
-    index = _memory_index(session, user.id) if rows else MemoryIndex([])
+    index = candidates(session, user.id, [Wanted(p.content, p.type, p.tags) for p, _ in rows])
     items = [PendingItem(p, s, index.preview(p.content, p.type, p.tags)) for p, s in rows]
     return PendingPage(items=items, total=total)
 
@@ -130,8 +131,7 @@ def preview_confirm(
 ) -> ConfirmPreview:
     user = require_athlete(actor)
     proposal = _own_pending(session, user, proposal_id)
-    content, memory_type, tags = _decided_fields(proposal, edits)
-    return _memory_index(session, user.id).preview(content, memory_type, tags)
+    return preview_one(session, user.id, Wanted(*_decided_fields(proposal, edits)))
 
 
 def _decided_fields(proposal: Proposal, edits: ProposalEdit | None) -> tuple[str, MemoryType, list[str]]:
@@ -150,35 +150,43 @@ def confirm(
     proposal_id: int,
     edits: ProposalEdit | None = None,
     on_conflict: OnConflict = "replace",
-    index: MemoryIndex | None = None,
 ) -> Memory:
     """Apply a proposal: create a memory, count an existing one again, or supersede one."""
     user = require_athlete(actor)
+    # One athlete's confirms queue here (PostgreSQL: FOR NO KEY UPDATE, which other writers' foreign-key
+    # checks do not wait for; SQLite's writers queue anyway), so two confirms of one fact count it twice
+    # instead of making two memories. Taken first, before any memory row.
+    session.execute(select(User.id).where(User.id == user.id).with_for_update(key_share=True))
     proposal = _own_pending(session, user, proposal_id)
     edited = edits is not None and bool(edits.model_dump(exclude_none=True))
     decided = _decided_fields(proposal, edits)
-    index = index or _memory_index(session, user.id)
-    preview = index.preview(*decided)
+    preview = preview_one(session, user.id, Wanted(*decided))
     reason = f"Confirmed proposal #{proposal.id}"
     replaced = preview.memory if preview.outcome == "replaces" and on_conflict == "replace" else None
+    # What confirming does to confidence: domain.confidence.
+    decided_confidence = confidence.on_confirm(
+        proposal.confidence, imported_unchanged=is_imported(proposal) and not edited
+    )
     if preview.outcome == "seen_before" and preview.memory is not None:
-        memory = count_again(session, user, preview.memory, reason=reason)
+        memory = _count_again(session, user, preview.memory, decided_confidence, reason)
     else:
-        confidence = MemoryConfidence.HIGH if edited else proposal.confidence
         occurrences = 1
         if replaced is not None:
             occurrences = preview.occurrences_after  # the replaced memory's count carries on
             reason += f", replacing memory #{replaced.id}"
-        memory = _new_memory(session, user, proposal, decided, confidence, occurrences, reason)
+        memory = _new_memory(session, user, proposal, decided, decided_confidence, occurrences, reason)
         if replaced is not None:
             supersede(session, user, replaced, by=memory)
     _decide(session, user, proposal, ProposalStatus.CONFIRMED, memory_id=memory.id)
-    # Keep a shared index true, so a bulk confirm decides each next proposal correctly.
-    if replaced is not None:
-        index.remove(replaced)
-    if preview.outcome != "seen_before":
-        index.add(memory)
     return memory
+
+
+def _count_again(session: Session, user: User, memory: Memory, decided: MemoryConfidence, reason: str) -> Memory:
+    """The same fact confirmed again: one more occurrence, and the athlete's confirmation (one event)."""
+    if not confidence.confirmed(decided):
+        return count_again(session, user, memory, reason=reason)  # the M13 rule of three
+    changes = {"occurrences": memory.occurrences + 1, "confidence": decided}
+    return change_memory(session, user, memory, action=AuditAction.COUNT_AGAIN, changes=changes, reason=reason)
 
 
 def _new_memory(
@@ -205,6 +213,7 @@ def _new_memory(
         created_at=now,
         updated_at=now,
     )
+    apply_import_marks(memory, proposal)  # an imported memory keeps its own dates (domain.import_marks)
     return insert_memory(session, user, memory, reason=reason)
 
 
@@ -251,14 +260,14 @@ def confirm_many(
 ) -> int:
     """Confirm a selection in one transaction: all of it or, on any error, none of it.
 
-    Proposals listed in `keep_both` do not replace the memory they overlap with.
+    Proposals listed in `keep_both` do not replace the memory they overlap with. Each one's
+    dedup looks up its candidates after the ones before it were written, so it sees them.
     """
     user = require_athlete(actor)
-    index = _memory_index(session, user.id)
     ids = _check_bulk(proposal_ids)
     for proposal_id in ids:
         on_conflict: OnConflict = "keep_both" if proposal_id in keep_both else "replace"
-        confirm(session, user, proposal_id=proposal_id, index=index, on_conflict=on_conflict)
+        confirm(session, user, proposal_id=proposal_id, on_conflict=on_conflict)
     return len(ids)
 
 
@@ -279,3 +288,40 @@ def expire_stale(session: Session, *, max_age: timedelta = DEFAULT_MAX_AGE, now:
     for proposal in stale:
         _decide(session, SYSTEM, proposal, ProposalStatus.EXPIRED)
     return len(stale)
+
+
+def reopen_rejected(session: Session, actor: User | None, *, proposal_id: int, now: datetime | None = None) -> Proposal:
+    """Undo the athlete's own reject: the proposal is pending again, as it was (audited).
+
+    Only the athlete who rejected it, within REOPEN_WINDOW of the reject; an expired, confirmed or
+    pending proposal is left as it is. The proposal's age still counts from when it was proposed.
+    """
+    user = require_athlete(actor)
+    proposal = session.get(Proposal, proposal_id)
+    if proposal is None or proposal.athlete_id != user.id:
+        raise NotFound(NOT_FOUND)
+    if proposal.status != ProposalStatus.REJECTED:
+        raise InvalidInput(f"This proposal is {proposal.status.value}, not rejected.")
+    decided_at = proposal.decided_at
+    if proposal.decided_by_id != user.id or decided_at is None or (now or utcnow()) - decided_at > REOPEN_WINDOW:
+        raise PermissionDenied(TOO_LATE_TO_REOPEN)
+    before = proposal_snapshot(proposal)
+    proposal.status = ProposalStatus.PENDING
+    proposal.decided_at = None
+    proposal.decided_by_id = None
+    try:
+        session.flush()
+    except StaleDataError:
+        raise EditConflict("This proposal changed meanwhile (another tab or device).") from None
+    audit.record(
+        session,
+        actor=user,
+        action=AuditAction.PROPOSAL_REOPEN,
+        target_type=AuditTarget.PROPOSAL,
+        target_id=proposal.id,
+        athlete_id=proposal.athlete_id,
+        before=before,
+        after=proposal_snapshot(proposal),
+        reason="Reject undone",
+    )
+    return proposal

@@ -1,14 +1,20 @@
-"""Full-text search over memory content: FTS5 on SQLite, tsvector on PostgreSQL.
+"""Full-text search over memory content and tags: FTS5 on SQLite, a GIN index on PostgreSQL.
 
-The user's words become a query of quoted prefix terms, always bound as a parameter.
+The user's words become a query of prefix terms, always bound as a parameter.
 
-On SQLite every memory is also indexed under tokens that carry its athlete: "knee" in a
-memory of athlete 7 is indexed as `bbbbbjknee` too (the athlete id written with consonants,
-fixed width). An athlete's search asks for those tokens only, so its cost follows how often the
-athlete wrote the word, not how often everyone did (a common word had 270,106 matches in the
-whole database for 262 of one athlete's). Consonants only: Porter stemming, which the index
-applies to every token, then treats the owner mark like a word's leading consonants and stems
-the word exactly as it stems it alone.
+Every search reads only its own part of the index. Each memory is indexed under its words
+marked with its athlete: "knee" in a memory of athlete 7 is indexed as `bbbbbjknee` on SQLite
+(the id in consonants, fixed width); a deleted memory is also indexed under the mark of id 0,
+which is no athlete's, for the admin's search of deleted memories. A search asks for marked
+words only, so its cost follows how often the athlete (or the deleted set) has the word, not
+how often everyone does: a common word had 270,106 matches in the whole database for 262 of
+one athlete's. Consonants only: stemming, which both indexes apply to every word, then treats
+the mark like a word's leading consonants and stems the word as it stems it alone.
+
+SQLite computes the marked words in `mr_owned_tokens`, registered on every connection by
+persistence/engine.py and called by the index's triggers; PostgreSQL in the immutable SQL
+functions `mr_owned_tsvector` and `mr_owned_tsquery` that migration 0007 creates, whose mark is
+the id in ten consonants. Nothing searches the whole table unmarked.
 """
 
 from __future__ import annotations
@@ -17,14 +23,14 @@ import json
 import re
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, bindparam, func, literal_column, select, text
+from sqlalchemy import ARRAY, ColumnElement, Select, Text, bindparam, func, literal_column, select, text
 from sqlalchemy.orm import Session
 
 from domain.models import Memory
 
 MAX_TERMS = 10
-TS_CONFIG = "english"
 OWNED_TOKENS_FUNCTION = "mr_owned_tokens"  # registered on every SQLite connection (persistence/engine.py)
+DELETED = 0  # the mark of deleted memories: no athlete has id 0
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _CONSONANTS = "bcdfghjklmnpqrstvwxz"
 _OWNER_WIDTH = 6  # 20**6 = 64 million athletes
@@ -50,23 +56,30 @@ def owned_tokens(athlete_id: int, content: str, tags: Any) -> str:
     return " ".join(mark + word for word in words)
 
 
-def text_match(session: Session, user_text: str, athlete_id: int | None = None) -> ColumnElement[bool]:
-    """Every word of `user_text` as a prefix, in one athlete's memories when `athlete_id` is given."""
+def text_match(session: Session, user_text: str, athlete_id: int) -> ColumnElement[bool]:
+    """Every word of `user_text` as a prefix, in the memories of one athlete."""
+    return _marked_match(session, user_text, athlete_id)
+
+
+def deleted_text_match(session: Session, user_text: str) -> ColumnElement[bool]:
+    """Every word of `user_text` as a prefix, in deleted memories of any athlete."""
+    return _marked_match(session, user_text, DELETED)
+
+
+def _marked_match(session: Session, user_text: str, mark_id: int) -> ColumnElement[bool]:
     terms = search_terms(user_text)
     if not terms:
         return literal_column("1") == literal_column("1")
-    dialect = session.get_bind().dialect.name
-    if dialect == "sqlite":
-        if athlete_id is None:
-            fts_query = "{content tags} : " + " ".join(f'"{term}"*' for term in terms)
-        else:
-            mark = owner_mark(athlete_id)
-            fts_query = "owned : " + " ".join(f'"{mark}{term}"*' for term in terms)
+    if session.get_bind().dialect.name == "sqlite":
+        mark = owner_mark(mark_id)
+        fts_query = "owned : " + " ".join(f'"{mark}{term}"*' for term in terms)
         matching: Select[Any] = (
             select(literal_column("rowid"))
             .select_from(text("memories_fts"))
-            .where(text("memories_fts MATCH :fts_query").bindparams(bindparam("fts_query", fts_query)))
+            .where(text("memories_fts MATCH :fts_query").bindparams(bindparam("fts_query", fts_query, unique=True)))
         )
         return Memory.id.in_(matching)
-    ts_query = " & ".join(f"{term}:*" for term in terms)
-    return func.to_tsvector(TS_CONFIG, Memory.content).bool_op("@@")(func.to_tsquery(TS_CONFIG, ts_query))
+    # The same expression as the index ix_memories_owned_tsv, so the planner can use it.
+    owned = func.mr_owned_tsvector(Memory.athlete_id, Memory.status, Memory.content, Memory.tags)
+    wanted = func.mr_owned_tsquery(mark_id, bindparam("search_words", terms, type_=ARRAY(Text), unique=True))
+    return owned.bool_op("@@")(wanted)

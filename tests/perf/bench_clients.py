@@ -28,7 +28,7 @@ from tests.perf.figures import record
 
 SPEC = dataset.Spec(athletes=3, memories=2_400, heavy=(2_000,), heavy_pending=300, audit_events=10_000)
 SETTLE_S = 3  # after the pages are ready, before memory is read
-LEAVE_S = 12  # after the pages close: NiceGUI deletes a client once its reconnect timeout (3 s) passed
+LEAVE_S = 6  # after the pages close: NiceGUI deletes a client once its reconnect timeout (3 s) passed
 
 
 @dataclass(frozen=True)

@@ -1,114 +1,204 @@
-"""Per-athlete search on SQLite: the owner-marked index against the whole-database index and a
-LIKE scan, all in one run over the same bulk-loaded data (rows inserted directly, not through
-the services, so that 200,000 memories load in seconds; the search triggers fill the index)."""
+"""Search and the memory list at scale, on SQLite and PostgreSQL, each beside its naive contrast.
+
+- Per-athlete search over 1,000,000 memories (quick: 100,000): the count and first page of an
+  athlete's matches (the service `list_memories`), and the Context page's search (every type's
+  first page and count, `list_memories_by_type`), for common and rare words; beside it a
+  `LIKE '%word%'` scan (ILIKE on PostgreSQL) of the same athlete's content and tags, giving the
+  same count and page. Also for the athlete with 20,000 memories.
+- The admin's search of deleted memories across all athletes (`list_deleted`), beside a LIKE scan
+  of the deleted rows.
+- The memory list's server time for athletes with 2,000 and 20,000 memories: the first page of
+  every type with counts (newest first, by confidence, filtered), and "Show more" deep in the
+  longest type by keyset (`list_more`) beside what it did before: OFFSET paging with a count.
+
+Data: tests/perf/dataset, bulk-loaded (executemany / COPY), not through the services. SQLite uses
+the shared cached file (dataset.MILLION; quick: SEARCH_QUICK); PostgreSQL gets the same memories
+generated into a fresh schema in this run (no proposals, reads or audit chain: search does not
+read them), then VACUUM ANALYZE. Times are wall-clock per call, session included, p95 over RUNS
+calls after a warm-up; the load average is printed beside each block (2 shared cores: noisy).
+"""
 
 from __future__ import annotations
 
 import os
 import random
-import statistics
-import tempfile
 import time
 from collections.abc import Callable
-from pathlib import Path
+from dataclasses import replace
+from typing import Any
 
-from sqlalchemy import Engine, func, insert, select
+from sqlalchemy import Engine, Text, cast, func, or_, select
+from sqlalchemy.orm import Session
 
+from domain.admin_deleted import DeletedQuery, list_deleted
 from domain.enums import MemoryConfidence, MemorySource, MemoryStatus, MemoryType
-from domain.memories import MemoryQuery, list_memories
+from domain.memories import MemoryQuery
+from domain.memory_lists import MemoryCursor, list_memories, list_memories_by_type, list_more
 from domain.models import Memory, User
-from domain.search import text_match
-from domain.types import utcnow
+from domain.visibility import with_inactive
 from persistence.engine import make_engine
-from persistence.migrate import upgrade
 from persistence.uow import unit_of_work
-from tests.factories import make_user
+from tests.perf import dataset
+from tests.perf.figures import record
 
-ATHLETES = 200
-PER_ATHLETE = 1_000
-QUERIES = 60
-PHRASES = [
-    "Left knee pain after long runs",
-    "Knee aches on descents",
-    "Prefers morning runs before work",
-    "Sore calves after intervals",
-    "Works night shifts at the hospital",
-    "Likes easy runs with the club",
-]
-
-
-def _load(engine: Engine, per_athlete: int) -> list[User]:
-    now = utcnow()
-    rng = random.Random(7)
-    athletes = [make_user(engine, f"search{i}") for i in range(ATHLETES)]
-    with engine.begin() as connection:
-        for athlete in athletes:
-            rows = [
-                {
-                    "athlete_id": athlete.id,
-                    "type": rng.choice(list(MemoryType)),
-                    "content": f"{rng.choice(PHRASES)} ({n})" + (" after the marathon" if n % 97 == 0 else ""),
-                    "source": MemorySource.MANUAL,
-                    "confidence": MemoryConfidence.MEDIUM,
-                    "occurrences": 1,
-                    "tags": [],
-                    "status": MemoryStatus.ACTIVE,
-                    "created_at": now,
-                    "updated_at": now,
-                    "version": 1,
-                }
-                for n in range(per_athlete)
-            ]
-            connection.execute(insert(Memory), rows)
-    return athletes
-
-
-def _p95_ms(samples: list[float]) -> float:
-    return statistics.quantiles(samples, n=20)[-1] * 1000
-
-
-def _timed(engine: Engine, athletes: list[User], search: Callable[[object, User], int]) -> float:
-    rng = random.Random(11)
-    samples = []
-    for _ in range(QUERIES):
-        athlete = rng.choice(athletes)
-        with unit_of_work(engine, read_only=True) as session:
-            started = time.perf_counter()
-            search(session, athlete)
-            samples.append(time.perf_counter() - started)
-    return _p95_ms(samples)
+SEARCH_QUICK = dataset.Spec(athletes=100, memories=100_000, heavy=(2_000, 20_000), audit_events=20_000)
+RUNS, QUICK_RUNS = 60, 20
+WARM_UP = 3
+SAMPLED_ATHLETES = 30
+PAGE = 10
+WORDS = {"common": dataset.COMMON_WORDS, "rare": dataset.RARE_WORDS}
+ALL_TYPES = dict.fromkeys(MemoryType, PAGE)
 
 
 def run(quick: bool = False) -> None:
-    per_athlete = 100 if quick else PER_ATHLETE
-    with tempfile.TemporaryDirectory() as folder:
-        engine = make_engine(f"sqlite:///{Path(folder) / 'search.sqlite3'}")
-        upgrade(engine)
-        athletes = _load(engine, per_athlete)
-        print(f"{ATHLETES * per_athlete:,} memories over {ATHLETES} athletes; load average {os.getloadavg()[0]:.2f}")
-        for word in ("knee", "marathon"):
-
-            def scoped(session: object, athlete: User, word: str = word) -> int:
-                return list_memories(session, athlete, query=MemoryQuery(text=word, limit=10)).total  # type: ignore[arg-type]
-
-            def whole_index(session: object, athlete: User, word: str = word) -> int:
-                stmt = select(func.count()).where(Memory.athlete_id == athlete.id, text_match(session, word))  # type: ignore[arg-type]
-                return int(session.scalar(stmt) or 0)  # type: ignore[attr-defined]
-
-            def like_scan(session: object, athlete: User, word: str = word) -> int:
-                stmt = select(func.count()).where(Memory.athlete_id == athlete.id, Memory.content.ilike(f"%{word}%"))
-                return int(session.scalar(stmt) or 0)  # type: ignore[attr-defined]
-
-            figures = {
-                name: _timed(engine, athletes, f)
-                for name, f in (
-                    ("owner-marked index", scoped),
-                    ("whole-database index", whole_index),
-                    ("LIKE scan", like_scan),
-                )
-            }
-            print(f"search '{word}' p95: " + ", ".join(f"{name} {ms:.1f} ms" for name, ms in figures.items()))
+    spec = SEARCH_QUICK if quick else dataset.MILLION
+    size = "100k" if quick else "1m"
+    runs = QUICK_RUNS if quick else RUNS
+    path, loaded = dataset.cached(spec)
+    engine = make_engine(f"sqlite:///{path}")
+    try:
+        _measure(engine, loaded, "sqlite", size, runs)
+    finally:
         engine.dispose()
+    with dataset.postgres_database() as postgres:
+        if postgres is None:
+            return
+        started = time.perf_counter()
+        memories_only = replace(
+            spec, audit_events=0, rejected_per_memory=0, reads_per_memory=0, pending=0, heavy_pending=0
+        )
+        pg_loaded = dataset.generate(postgres, memories_only)
+        with postgres.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+            connection.exec_driver_sql("VACUUM ANALYZE memories")
+        print(f"PostgreSQL: {pg_loaded.rows['memories']:,} memories loaded in {time.perf_counter() - started:.0f} s")
+        _measure(postgres, pg_loaded, "pg", size, runs)
+
+
+def _measure(engine: Engine, loaded: dataset.Loaded, db: str, size: str, runs: int) -> None:
+    athletes = [a for a in loaded.athlete_ids if a not in loaded.heavy]
+    sample = random.Random(11).sample(athletes, min(SAMPLED_ATHLETES, len(athletes)))
+    with unit_of_work(engine, read_only=True) as session:
+        users = {u.id: u for u in session.scalars(select(User).where(User.id.in_([*sample, *loaded.heavy])))}
+        admin = session.get(User, loaded.admin_id)
+    assert admin is not None
+    print(f"\n{db}: {loaded.rows.get('memories', 0):,} memories; load {_load()}")
+    timer = _Timer(engine, runs)
+    heavy = users[loaded.heavy[-1]]
+    for kind, words in WORDS.items():
+        figures: dict[str, list[float]] = {}
+        for word in words:
+            lines = _searches(timer, word, [users[a] for a in sample], heavy, admin)
+            for name, ms in lines.items():
+                figures.setdefault(name, []).append(ms)
+            print(f"  '{word}' ({kind}) p95: " + ", ".join(f"{n} {ms:.1f} ms" for n, ms in lines.items()))
+        for name, values in figures.items():
+            scale = "" if "20k" in name else f"_{size}"
+            record(f"{name}_p95_ms{scale}_{db}_{kind}", max(values))
+        print(f"  load {_load()}")
+    for memories, athlete_id in zip(("2k", "20k"), loaded.heavy, strict=False):
+        _lists(timer, users[athlete_id], f"{memories}_{db}")
+
+
+def _searches(timer: _Timer, word: str, sample: list[User], heavy: User, admin: User) -> dict[str, float]:
+    athlete_of = _cycle(sample)
+    query = MemoryQuery(text=word, limit=PAGE)
+    return {
+        "search": timer.p95(lambda s: list_memories(s, next(athlete_of), query=query)),
+        "search_like": timer.p95(lambda s: _like_search(s, next(athlete_of), word)),
+        "search_context_page": timer.p95(
+            lambda s: list_memories_by_type(s, next(athlete_of), query=query, limits=ALL_TYPES)
+        ),
+        "search_20k_athlete": timer.p95(lambda s: list_memories(s, heavy, query=query)),
+        "search_20k_athlete_like": timer.p95(lambda s: _like_search(s, heavy, word)),
+        "admin_search": timer.p95(lambda s: list_deleted(s, admin, query=DeletedQuery(text=word))),
+        "admin_search_like": timer.p95(lambda s: _like_deleted(s, word)),
+    }
+
+
+def _lists(timer: _Timer, athlete: User, label: str) -> None:
+    filtered = MemoryQuery(
+        sources=frozenset({MemorySource.USER_MESSAGE, MemorySource.ACTIVITY_NOTE}),
+        confidences=frozenset({MemoryConfidence.HIGH}),
+    )
+    pages = {
+        "newest": timer.p95(lambda s: list_memories_by_type(s, athlete, query=MemoryQuery(), limits=ALL_TYPES)),
+        "confidence": timer.p95(
+            lambda s: list_memories_by_type(s, athlete, query=MemoryQuery(sort="confidence"), limits=ALL_TYPES)
+        ),
+        "filtered": timer.p95(lambda s: list_memories_by_type(s, athlete, query=filtered, limits=ALL_TYPES)),
+    }
+    with unit_of_work(timer.engine, read_only=True) as session:
+        counted = select(Memory.type, func.count()).where(Memory.athlete_id == athlete.id).group_by(Memory.type)
+        counts = {row[0]: row[1] for row in session.execute(counted)}
+        longest = max(counts, key=lambda t: counts[t])
+        depth = counts[longest] - 2 * PAGE
+        one_type = MemoryQuery(types=frozenset({longest}), limit=2 * PAGE)
+        last = list_memories(session, athlete, query=replace(one_type, limit=1, offset=depth - 1)).items[0]
+    cursor = MemoryCursor.after(last)
+    more = timer.p95(lambda s: list_more(s, athlete, query=one_type, after=cursor))
+    offset = timer.p95(lambda s: list_memories(s, athlete, query=replace(one_type, offset=depth)))
+    print(
+        f"  list of {label}: first pages p95 "
+        + ", ".join(f"{n} {ms:.1f} ms" for n, ms in pages.items())
+        + f"; Show more at row {depth:,} of {longest.value}: keyset {more:.1f} ms, OFFSET + count {offset:.1f} ms"
+        + f"; load {_load()}"
+    )
+    record(f"memory_list_p95_ms_{label}", max(pages.values()))
+    record(f"memory_list_more_p95_ms_{label}", more)
+    record(f"memory_list_offset_p95_ms_{label}", offset)
+
+
+class _Timer:
+    def __init__(self, engine: Engine, runs: int) -> None:
+        self.engine = engine
+        self.runs = runs
+
+    def p95(self, call: Callable[[Session], Any]) -> float:
+        """Nearest-rank p95 of `call` in its own read-only unit of work (rolled back: the admin's
+        access events are never kept), after a warm-up."""
+        samples = []
+        for n in range(WARM_UP + self.runs):
+            started = time.perf_counter()
+            with unit_of_work(self.engine, read_only=True) as session:
+                call(session)
+            if n >= WARM_UP:
+                samples.append((time.perf_counter() - started) * 1000)
+        samples.sort()
+        return samples[max(0, -(-len(samples) * 95 // 100) - 1)]
+
+
+def _like_search(session: Session, athlete: User, word: str) -> tuple[int, list[Memory]]:
+    """The naive search: the athlete's active memories whose content or tags contain the word."""
+    return _count_and_page(session, [Memory.athlete_id == athlete.id, _contains(session, word)])
+
+
+def _like_deleted(session: Session, word: str) -> tuple[int, list[Memory]]:
+    return _count_and_page(session, [Memory.status == MemoryStatus.DELETED, _contains(session, word)], deleted=True)
+
+
+def _contains(session: Session, word: str) -> Any:
+    pattern = f"%{word}%"
+    tags = cast(Memory.tags, Text)
+    if session.get_bind().dialect.name == "postgresql":
+        return or_(Memory.content.ilike(pattern), tags.ilike(pattern))
+    return or_(Memory.content.like(pattern), tags.like(pattern))
+
+
+def _count_and_page(session: Session, where: list[Any], *, deleted: bool = False) -> tuple[int, list[Memory]]:
+    options = with_inactive() if deleted else {}
+    stmt = select(Memory).where(*where).execution_options(**options)
+    total = session.scalar(select(func.count()).select_from(stmt.subquery()).execution_options(**options)) or 0
+    newest = Memory.deleted_at if deleted else Memory.updated_at
+    return total, list(session.scalars(stmt.order_by(newest.desc(), Memory.id.desc()).limit(PAGE)))
+
+
+def _cycle(users: list[User]) -> Any:
+    while True:
+        yield from users
+
+
+def _load() -> str:
+    return f"{os.getloadavg()[0]:.2f}"
 
 
 if __name__ == "__main__":

@@ -104,7 +104,7 @@ def phrase(rng: random.Random, memory_type: MemoryType) -> Phrase:
     elif memory_type == MemoryType.CONTEXT:
         job = rng.choice(JOBS)
         content, said, tags = [
-            (f"Works as a {job}, long shifts", f"I work as a {job}", ("context:job",)),
+            (f"Works as a {job}, long shifts", f"I work as a {job}", ("context:work",)),
             (f"Training for the {rng.choice(EVENTS)} in {rng.choice(MONTHS)}", "the race is coming", ("context:goal",)),
             (f"Has {rng.randrange(1, 4)} kids, runs before they wake up", "kids up early again", ("context:family",)),
             (f"Commutes by bike {rng.randrange(2, 6)} days a week", "cycled to work", ("context:commute",)),
