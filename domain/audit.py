@@ -1,21 +1,33 @@
 """The audit log: one hash-chained event per change, written in the caller's transaction.
 
 Each event's hash covers digests of its before/after payloads rather than the payloads,
-so a hard delete can redact content from the payloads and the chain still verifies.
+so a hard delete can redact content from the payloads and the chain still verifies; the removal
+event lists each event it redacted with the digests of its redacted payloads, under its own hash.
+
+Keyed chain: with a seal attached to the engine (persistence/audit_seal.py) each hash is an
+HMAC-SHA256 under a key kept outside the database, so whoever can write the database cannot
+recompute a valid chain after changing it; and the seal keeps an anchor outside the database
+(the newest committed event's seq and hash), so cutting events off the end and rewinding the head,
+or emptying the tables, is caught. Events up to `audit_head.keyed_after` (those written before
+the key existed) keep the plain SHA-256 of earlier versions: the legacy part of the chain.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from collections.abc import Container, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
+from weakref import WeakKeyDictionary
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import ClauseElement, Engine, Select, Table, bindparam, func, insert, select, update
 from sqlalchemy import event as orm_event
-from sqlalchemy.orm import Session, SessionTransaction
+from sqlalchemy.orm import ORMExecuteState, Session, SessionTransaction
+from sqlalchemy.pool import Pool
+from sqlalchemy.sql.util import find_tables
 
 from domain.actors import Actor, actor_identity
 from domain.enums import REMOVAL_ACTIONS, AuditAction, AuditTarget
@@ -23,7 +35,7 @@ from domain.models import GENESIS_HASH, AuditEvent, AuditHead
 from domain.types import utcnow
 
 REDACTED_PROPOSALS = "redacted_proposals"  # a removal event's list of proposals it redacted
-_HEAD_KEY = "memory_review_audit_head"
+REDACTED_EVENTS = "redacted_events"  # a removal event's {seq: [before digest, after digest]} of what it redacted
 
 
 def canonical_json(value: Any) -> str:
@@ -40,7 +52,8 @@ def _timestamp(at: datetime) -> str:
     return at.isoformat(timespec="microseconds")
 
 
-def event_hash(event: ChainedEvent, prev_hash: str) -> str:
+def event_hash(event: ChainedEvent, prev_hash: str, key: bytes | None = None) -> str:
+    """SHA-256 of the previous hash and the event's fields; an HMAC under `key` on a keyed chain."""
     body = {
         "seq": event.seq,
         "at": _timestamp(event.at),
@@ -54,7 +67,65 @@ def event_hash(event: ChainedEvent, prev_hash: str) -> str:
         "after_digest": event.after_digest,
         "reason": event.reason,
     }
-    return hashlib.sha256((prev_hash + canonical_json(body)).encode()).hexdigest()
+    message = (prev_hash + canonical_json(body)).encode()
+    if key is None:
+        return hashlib.sha256(message).hexdigest()
+    return hmac.new(key, message, hashlib.sha256).hexdigest()
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """The chain's head as last committed by this installation, kept outside the database."""
+
+    seq: int
+    hash: str
+    keyed_after: int  # events up to this seq were written before the key (the legacy part)
+
+
+class Seal(Protocol):
+    """What the chain keeps outside the database: its key, and the anchor (persistence/audit_seal.py)."""
+
+    @property
+    def key(self) -> bytes: ...
+
+    def anchor(self) -> Anchor | None: ...
+
+    def advance(self, seq: int, hash_: str, keyed_after: int) -> None:
+        """Called after each commit that wrote events; the anchor only ever moves forward."""
+
+
+_SEALS: WeakKeyDictionary[Pool, Seal] = WeakKeyDictionary()
+
+
+def attach_seal(engine: Engine, seal: Seal) -> None:
+    """Key every event this engine writes and anchor its head (every session on the engine)."""
+    _SEALS[engine.pool] = seal
+
+
+def seal_of(session: Session) -> Seal | None:
+    bind = session.get_bind()
+    return _SEALS.get(bind.pool) if isinstance(bind, Engine) else None
+
+
+class AnchorUnreadable(RuntimeError):
+    """The anchor's file exists but does not hold an anchor."""
+
+
+class MissingAuditKey(RuntimeError):
+    def __init__(self) -> None:
+        super().__init__(
+            "The audit log is keyed, and this process has no key: start it with the same "
+            "MEMORY_REVIEW_AUDIT_KEY or data folder as the others."
+        )
+
+
+def key_for(seq: int, keyed_after: int | None, seal: Seal | None) -> bytes | None:
+    """The HMAC key of event `seq`, or None where the chain is plain SHA-256."""
+    if keyed_after is None or seq <= keyed_after:
+        return None
+    if seal is None:
+        raise MissingAuditKey()
+    return seal.key
 
 
 def record(
@@ -68,46 +139,101 @@ def record(
     before: dict[str, Any] | None = None,
     after: dict[str, Any] | None = None,
     reason: str | None = None,
-) -> AuditEvent:
+) -> None:
+    """Queue one event of this transaction; `write_pending` chains and writes it at commit."""
     actor_id, actor_label = actor_identity(actor)
-    head = _locked_head(session)
-    event = AuditEvent(
-        seq=head.seq + 1,
-        at=utcnow(),
-        actor_id=actor_id,
-        actor_label=actor_label,
-        action=action,
-        athlete_id=athlete_id,
-        target_type=target_type,
-        target_id=target_id,
-        before=before,
-        after=after,
-        before_digest=digest(before),
-        after_digest=digest(after),
-        redacted=False,
-        reason=reason,
-        prev_hash=head.hash,
-    )
-    event.hash = event_hash(event, head.hash)
-    head.seq, head.hash = event.seq, event.hash
-    session.add(event)
-    return event
+    event = {
+        "actor_id": actor_id,
+        "actor_label": actor_label,
+        "action": action,
+        "athlete_id": athlete_id,
+        "target_type": target_type,
+        "target_id": target_id,
+        "before": before,
+        "after": after,
+        "before_digest": digest(before),
+        "after_digest": digest(after),
+        "redacted": False,
+        "reason": reason,
+    }
+    session.info.setdefault(_PENDING_KEY, []).append(event)
 
 
-def _locked_head(session: Session) -> AuditHead:
-    """The chain head, locked once per transaction (FOR UPDATE on PostgreSQL; SQLite writers
-    already hold the write lock), then kept in the session for the transaction's next events."""
-    head = session.info.get(_HEAD_KEY)
-    if head is None:
-        head = session.execute(select(AuditHead).where(AuditHead.id == 1).with_for_update()).scalar_one()
-        session.info[_HEAD_KEY] = head
-    return head
+_PENDING_KEY = "memory_review_audit_pending"
+_EVENTS = cast(Table, AuditEvent.__table__)
+_HEADS = cast(Table, AuditHead.__table__)
+_INSERT_EVENTS = insert(_EVENTS)
+_LOCK_HEAD = select(_HEADS.c.seq, _HEADS.c.hash, _HEADS.c.keyed_after).where(_HEADS.c.id == 1).with_for_update()
+_COMMITTED_KEY = "memory_review_audit_committed"
+_MOVE_HEAD = update(_HEADS).where(_HEADS.c.id == 1).values(seq=bindparam("new_seq"), hash=bindparam("new_hash"))
+
+
+class _Columns:
+    """An event's columns as attributes, for event_hash (a mapped instance costs more to build)."""
+
+    def __init__(self, values: dict[str, Any]) -> None:
+        self.__dict__.update(values)
+
+
+def write_pending(session: Session) -> None:
+    """Chain the transaction's queued events onto the head and write them: one statement to lock
+    and read the head, one for all the events, one to move the head.
+
+    The head is the LAST lock a writing transaction takes: its row writes are flushed first, and
+    this runs at commit (or just before the transaction reads the audit log itself). On PostgreSQL
+    that is one lock order for every write path (rows, then the head; no deadlock), and the head is
+    held only from here to the commit, so concurrent writers queue for the shortest time.
+    """
+    events: list[dict[str, Any]] | None = session.info.pop(_PENDING_KEY, None)
+    if not events:
+        return
+    session.flush()
+    connection = session.connection()
+    seq, prev_hash, keyed_after = connection.execute(_LOCK_HEAD).one()
+    seal = seal_of(session)
+    at = utcnow()
+    for event in events:
+        seq += 1
+        event.update(seq=seq, at=at, prev_hash=prev_hash)
+        key = key_for(seq, keyed_after, seal)
+        event["hash"] = prev_hash = event_hash(cast(AuditEvent, _Columns(event)), prev_hash, key)
+    connection.execute(_INSERT_EVENTS, events)
+    connection.execute(_MOVE_HEAD, {"new_seq": seq, "new_hash": prev_hash})
+    if seal is not None and keyed_after is not None:
+        session.info[_COMMITTED_KEY] = (seq, prev_hash, keyed_after)
+
+
+@orm_event.listens_for(Session, "before_commit")
+def _write_at_commit(session: Session) -> None:
+    write_pending(session)
+
+
+@orm_event.listens_for(Session, "do_orm_execute")
+def _write_before_reading(state: ORMExecuteState) -> None:
+    """A transaction that reads the audit log sees its own events (e.g. a hard delete redacting
+    the events of a memory made in the same transaction)."""
+    if not (state.session.info.get(_PENDING_KEY) and state.is_select):
+        return
+    if _CHAIN_TABLES & set(find_tables(cast(ClauseElement, state.statement))):
+        write_pending(state.session)
+
+
+_CHAIN_TABLES = {_EVENTS, _HEADS}
+
+
+@orm_event.listens_for(Session, "after_commit")
+def _anchor_at_commit(session: Session) -> None:
+    committed = session.info.pop(_COMMITTED_KEY, None)
+    seal = seal_of(session) if committed else None
+    if seal is not None:
+        seal.advance(*committed)
 
 
 @orm_event.listens_for(Session, "after_transaction_end")
-def _forget_head(session: Session, transaction: SessionTransaction) -> None:
+def _forget_pending(session: Session, transaction: SessionTransaction) -> None:
     if transaction.parent is None:
-        session.info.pop(_HEAD_KEY, None)
+        session.info.pop(_PENDING_KEY, None)
+        session.info.pop(_COMMITTED_KEY, None)
 
 
 class ChainedEvent(Protocol):
@@ -175,9 +301,16 @@ def verify_chain(
     `known` (seq → hash, from earlier checkpoints) are events that must still exist with those
     hashes: so cutting events off the end of the chain and rewinding the head is caught too.
     Events are read up to the head as it was first read, so writers may go on meanwhile.
+    With a seal (a keyed chain) the anchor outside the database must be in the chain as well.
     """
-    head = session.execute(select(AuditHead.seq, AuditHead.hash).where(AuditHead.id == 1)).first()
-    removed = _RemovedTargets(session)
+    seal = seal_of(session)
+    try:
+        anchor = seal.anchor() if seal is not None else None  # first: the head read next is at least as new
+    except AnchorUnreadable as error:
+        return ChainReport(False, 0, 0, str(error), GENESIS, start.seq if start is not None else 0)
+    head = session.execute(
+        select(AuditHead.seq, AuditHead.hash, AuditHead.keyed_after).where(AuditHead.id == 1)
+    ).first()
     start_seq = start.seq if start is not None else 0
     verified = start or GENESIS
     checked = 0
@@ -185,22 +318,65 @@ def verify_chain(
     def broken(seq: int, problem: str) -> ChainReport:
         return ChainReport(False, checked, seq, problem, verified, start_seq)
 
-    if start is not None and (problem := _recheck(session, start, removed)):
+    keyed_after = head.keyed_after if head is not None else None
+    if anchor is not None:
+        if keyed_after != anchor.keyed_after:
+            return broken(min(anchor.keyed_after, keyed_after or 0) + 1, _BOUNDARY_MOVED)
+        if head is None or head.seq < anchor.seq:
+            return broken((head.seq if head else 0) + 1, _CUT_OFF.format(anchor=anchor.seq))
+    keys = _Keys(keyed_after, seal)
+    removed = _RemovedTargets(session, keys.legacy_up_to)
+    if start is not None and (problem := _recheck(session, start, removed, keys)):
         return broken(start.seq, problem)
     known = {seq: hash_ for seq, hash_ in (known or {}).items() if seq > verified.seq}
-    for event in _events_after(session, verified.seq, head.seq if head else None, batch_size):
-        problem = _check(event, verified.seq + 1, verified.hash, removed)
-        if problem is None and known.get(event.seq, event.hash) != event.hash:
-            problem = "its hash differs from the one a checkpoint recorded"
-        if problem:
-            return broken(event.seq, problem)
-        verified = Checkpoint(event.seq, event.hash)
-        checked += 1
+    if anchor is not None and anchor.seq > 0:
+        if anchor.seq > verified.seq:
+            known[anchor.seq] = anchor.hash
+        elif (problem := _anchored(session, anchor)) is not None:
+            return broken(anchor.seq, problem)
+    try:
+        for event in _events_after(session, verified.seq, head.seq if head else None, batch_size):
+            problem = _check(event, verified.seq + 1, verified.hash, removed, keys.of(event.seq))
+            if problem is None and known.get(event.seq, event.hash) != event.hash:
+                problem = "its hash differs from the one a checkpoint (or the anchor) recorded"
+            if problem:
+                return broken(event.seq, problem)
+            verified = Checkpoint(event.seq, event.hash)
+            checked += 1
+    except MissingAuditKey as error:
+        return broken(verified.seq + 1, str(error))
     if head is not None and (head.seq != verified.seq or head.hash != verified.hash):
         return broken(verified.seq + 1, "events after this point are missing")
     if problem := _beyond_head(session, verified, known):
         return broken(verified.seq + 1, problem)
     return ChainReport(True, checked, verified=verified, start_seq=start_seq)
+
+
+_BOUNDARY_MOVED = "where the keyed chain starts differs from the anchor outside the database"
+_CUT_OFF = "the anchor outside the database says event {anchor} was written; the chain ends before it"
+
+
+class _Keys:
+    """Which events are keyed: those after `keyed_after` (None: none are)."""
+
+    def __init__(self, keyed_after: int | None, seal: Seal | None) -> None:
+        self.keyed_after, self.seal = keyed_after, seal
+        # Without a key, or before it, redactions are checked the old way (only their targets).
+        self.legacy_up_to = keyed_after if keyed_after is not None else _NO_KEY
+
+    def of(self, seq: int) -> bytes | None:
+        return key_for(seq, self.keyed_after, self.seal)
+
+
+_NO_KEY = 2**62  # an unkeyed chain: every event is legacy
+
+
+def _anchored(session: Session, anchor: Anchor) -> str | None:
+    """The anchored event, at or below the checkpoint a run starts from: still there, same hash."""
+    found = session.scalar(select(AuditEvent.hash).where(AuditEvent.seq == anchor.seq))
+    if found != anchor.hash:
+        return "the anchor outside the database recorded this event with another hash (or it is gone)"
+    return None
 
 
 def _columns() -> Select[Any]:
@@ -221,14 +397,17 @@ def _events_after(session: Session, after: int, up_to: int | None, batch_size: i
         last = batch[-1].seq
 
 
-def _recheck(session: Session, start: Checkpoint, removed: Container[tuple[AuditTarget, int | None]]) -> str | None:
+def _recheck(session: Session, start: Checkpoint, removed: _RemovedTargets, keys: _Keys) -> str | None:
     """The checkpoint's own event: its hash covers its link to the event before it."""
     event: ChainedEvent | None = session.execute(_columns().where(AuditEvent.seq == start.seq)).first()
     if event is None:
         return "this event was verified at a checkpoint and is now missing"
     if event.hash != start.hash:
         return "its hash differs from the one the checkpoint recorded"
-    return _check(event, start.seq, event.prev_hash, removed)
+    try:
+        return _check(event, start.seq, event.prev_hash, removed, keys.of(start.seq))
+    except MissingAuditKey as error:
+        return str(error)
 
 
 def _beyond_head(session: Session, verified: Checkpoint, known: Mapping[int, str]) -> str | None:
@@ -249,40 +428,76 @@ def _beyond_head(session: Session, verified: Checkpoint, known: Mapping[int, str
     return None
 
 
+@dataclass(frozen=True)
+class _Redaction:
+    by: int  # the removal event's seq
+    before_digest: str | None
+    after_digest: str | None
+
+
 class _RemovedTargets:
     """What removal events (hard delete, retention purge) redacted: only these may be redacted.
+
+    A removal event lists each event it redacted with the digests of the redacted payloads, under
+    its own hash: so a redacted event is checked field by field. Removal events of the legacy part
+    of the chain (written before the key) name only their targets, and are checked the old way.
     Read when first asked, so a run over events that carry no redaction never reads them."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, legacy_up_to: int) -> None:
         self._session = session
+        self.legacy_up_to = legacy_up_to
         self._targets: set[tuple[AuditTarget, int | None]] | None = None
+        self._events: dict[int, _Redaction] = {}
 
     def __contains__(self, target: object) -> bool:
         if self._targets is not None and target in self._targets:
             return True
-        self._targets = _removed_targets(self._session)  # first use, or a removal committed since
-        return target in self._targets
+        self._load()  # first use, or a removal committed since
+        return target in (self._targets or set())
 
+    def redaction(self, seq: int) -> _Redaction | None:
+        if seq not in self._events:
+            self._load()
+        return self._events.get(seq)
 
-def _removed_targets(session: Session) -> set[tuple[AuditTarget, int | None]]:
-    targets: set[tuple[AuditTarget, int | None]] = set()
-    for target_id, after in session.execute(
-        select(AuditEvent.target_id, AuditEvent.after).where(AuditEvent.action.in_(REMOVAL_ACTIONS))
-    ):
-        targets.add((AuditTarget.MEMORY, target_id))
-        targets.update((AuditTarget.PROPOSAL, pid) for pid in (after or {}).get(REDACTED_PROPOSALS, []))
-    return targets
+    def _load(self) -> None:
+        targets: set[tuple[AuditTarget, int | None]] = set()
+        events: dict[int, _Redaction] = {}
+        for removal_seq, target_id, after in self._session.execute(
+            select(AuditEvent.seq, AuditEvent.target_id, AuditEvent.after).where(AuditEvent.action.in_(REMOVAL_ACTIONS))
+        ):
+            after = after or {}
+            for seq, digests in (after.get(REDACTED_EVENTS) or {}).items():
+                if isinstance(digests, list) and len(digests) == 2:
+                    events[int(seq)] = _Redaction(removal_seq, digests[0], digests[1])
+            if removal_seq <= self.legacy_up_to and REDACTED_EVENTS not in after:
+                targets.add((AuditTarget.MEMORY, target_id))
+                targets.update((AuditTarget.PROPOSAL, pid) for pid in after.get(REDACTED_PROPOSALS, []))
+        self._targets, self._events = targets, events
 
 
 def _properly_redacted(event: ChainedEvent, removed: Container[tuple[AuditTarget, int | None]]) -> bool:
+    if event.action in REMOVAL_ACTIONS:  # a removal event is never redacted: it vouches for the others
+        return False
     payloads = [p for p in (event.before, event.after) if p is not None]
-    return (event.target_type, event.target_id) in removed and all(
-        p.get("redacted") is True and p.get("content") is None and p.get("tags") is None for p in payloads
-    )
+    if not all(p.get("redacted") is True and p.get("content") is None and p.get("tags") is None for p in payloads):
+        return False
+    if isinstance(removed, _RemovedTargets) and (redaction := removed.redaction(event.seq)) is not None:
+        # The removal event came later and recorded exactly these redacted payloads.
+        return (
+            redaction.by > event.seq
+            and digest(event.before) == redaction.before_digest
+            and digest(event.after) == redaction.after_digest
+        )
+    return (event.target_type, event.target_id) in removed
 
 
 def _check(
-    event: ChainedEvent, expected_seq: int, prev_hash: str, removed: Container[tuple[AuditTarget, int | None]]
+    event: ChainedEvent,
+    expected_seq: int,
+    prev_hash: str,
+    removed: Container[tuple[AuditTarget, int | None]],
+    key: bytes | None = None,
 ) -> str | None:
     if event.seq != expected_seq:
         return f"expected event {expected_seq} here; an event is missing or out of order"
@@ -291,6 +506,6 @@ def _check(
     payload_changed = digest(event.before) != event.before_digest or digest(event.after) != event.after_digest
     if payload_changed and not (event.redacted and _properly_redacted(event, removed)):
         return "its before/after payload was changed"
-    if event_hash(event, prev_hash) != event.hash:
+    if event_hash(event, prev_hash, key) != event.hash:
         return "its recorded fields were changed"
     return None

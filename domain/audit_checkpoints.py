@@ -6,12 +6,12 @@ event again, reads only the events after it, and each later checkpoint's event m
 its hash. A failing run's row stands until a run that started below it passes; while it stands,
 runs start below it, so a break once found is found again until it is repaired.
 
-Trust: a checkpoint is only as trustworthy as the database that holds it. Whoever can rewrite
-events there can rewrite the checkpoints and the head with them, and an incremental run would
-agree; so would a full one, which recomputes the chain from the same rows. What closes that is a
-keyed chain (an HMAC, key outside the database) with its head anchored outside the database; a
-checkpoint then records the keyed hash, and a run compares the anchor as well. Until then this
-makes the routine check cheap; it does not make the log tamper-proof against a database writer.
+Trust: a checkpoint records a hash of the keyed chain (domain.audit: an HMAC under a key kept
+outside the database), so whoever can rewrite events in the database cannot recompute hashes
+that match, and a checkpoint cannot vouch for a forged event; cutting events off the end and
+rewinding the head (checkpoints and all) is caught by the anchor kept outside the database,
+which every run compares as well. Events written before the key existed (the legacy part) are
+only as trustworthy as before.
 """
 
 from __future__ import annotations

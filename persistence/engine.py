@@ -8,7 +8,9 @@ from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
 
+from domain.audit import attach_seal
 from domain.search import OWNED_TOKENS_FUNCTION, owned_tokens
+from persistence.audit_files import beside
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 IMMEDIATE = "memory_review_immediate"
@@ -30,6 +32,9 @@ def _sqlite_engine(url: str, **kwargs: Any) -> Engine:
     if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
         Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(url, connect_args={"check_same_thread": False}, **kwargs)
+    if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+        # Any process writing this file keys and anchors the audit chain as the app does.
+        attach_seal(engine, beside(Path(url.removeprefix("sqlite:///"))))
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:

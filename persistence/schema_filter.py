@@ -12,7 +12,7 @@ FTS_TABLES = frozenset(
         "memories_fts_content",
     }
 )
-SEARCH_INDEX = "ix_memories_content_tsv"
+SEARCH_INDEX = "ix_memories_owned_tsv"  # PostgreSQL's marked-word index (migration 0007_search_scope_admin)
 # The audit log's text search (migration 0004_audit_checkpoints): a contentless FTS5 table, a GIN index.
 AUDIT_FTS_TABLES = frozenset({"audit_fts", "audit_fts_data", "audit_fts_idx", "audit_fts_docsize", "audit_fts_config"})
 AUDIT_SEARCH_INDEX = "ix_audit_events_search"

@@ -8,6 +8,7 @@ import secrets
 from datetime import timedelta
 from functools import cached_property
 from pathlib import Path
+from typing import Literal
 
 import platformdirs
 from pydantic import Field
@@ -34,9 +35,20 @@ class Settings(BaseSettings):
     proposal_retention_days: int = 90
     access_event_retention_days: int = 90
     api_rate_limit: str = "120/minute"  # per API token, moving window; the `limits` notation, e.g. "10/second"
+    # Failed logins allowed per username and per client address (moving windows, the same limiter as the API);
+    # past either, a login is refused without checking the password until the window has room again.
+    login_limit_per_user: str = "5/5 minutes"
+    login_limit_per_address: str = "20/5 minutes"
+    # The session cookie's Secure flag. "auto": Secure on every response to a request that came over https,
+    # directly or through a proxy uvicorn trusts for X-Forwarded-Proto (FORWARDED_ALLOW_IPS, default 127.0.0.1);
+    # "always": Secure everywhere (the app must then be reached over https); "never": plain http only.
+    secure_cookie: Literal["auto", "always", "never"] = "auto"
     # Signs NiceGUI's session cookie. Unset: a file created on first use (secret_path). Instances behind
     # one proxy must share it: give them this (MEMORY_REVIEW_SESSION_SECRET) or the same data_dir.
     session_secret: str | None = Field(default=None, min_length=32, repr=False)
+    # The audit chain's HMAC key (persistence/audit_seal.py). Unset: a file created on first use
+    # (audit_key_path). Instances writing one database must share it, like the session secret.
+    audit_key: str | None = Field(default=None, min_length=32, repr=False)
 
     @property
     def proposal_max_age(self) -> timedelta:
@@ -67,6 +79,24 @@ class Settings(BaseSettings):
                 os.link(draft, path)
             draft.unlink()
         return path.read_text().strip()
+
+    def audit_key_path(self) -> Path:
+        url = self.effective_database_url
+        if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+            return Path(url.removeprefix("sqlite:///")).with_suffix(".audit-key")  # audit_files.KEY_SUFFIX
+        return self.data_dir / "audit.key"
+
+    def private_files(self) -> list[Path]:
+        """The files that hold secrets or personal data outside a database server, for their modes (0600)."""
+        files = [self.secret_path(), self.audit_key_path()]
+        url = self.effective_database_url
+        if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+            database = Path(url.removeprefix("sqlite:///"))
+            files += [database, *(database.with_name(database.name + end) for end in ("-wal", "-shm", "-journal"))]
+            files.append(database.with_suffix(".audit-anchor"))  # persistence.audit_seal.anchor_path
+        elif self.data_dir.is_dir():
+            files += self.data_dir.glob("audit-anchor-*.json")
+        return files
 
     def secret_path(self) -> Path:
         url = self.effective_database_url

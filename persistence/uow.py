@@ -1,14 +1,24 @@
-"""The unit of work: one transaction that commits once or rolls back."""
+"""The unit of work: one transaction that commits once or rolls back; and `in_transaction`, which
+runs one again when the database chose it as a deadlock's victim or failed it for serialization."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import random
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TypeVar
 
 from sqlalchemy import Engine
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from persistence.engine import IMMEDIATE
+
+T = TypeVar("T")
+
+ATTEMPTS = 4  # a transaction that failed on a deadlock or serialization conflict runs at most this often
+RETRIED_SQLSTATES = frozenset({"40P01", "40001"})  # deadlock_detected, serialization_failure (PostgreSQL)
 
 
 @contextmanager
@@ -29,3 +39,26 @@ def unit_of_work(engine: Engine, *, read_only: bool = False) -> Iterator[Session
         raise
     finally:
         session.close()
+
+
+def retryable(error: BaseException) -> bool:
+    """The database undid the whole transaction and says running it again may well succeed."""
+    return isinstance(error, DBAPIError) and getattr(error.orig, "sqlstate", None) in RETRIED_SQLSTATES
+
+
+def in_transaction(
+    engine: Engine, work: Callable[[Session], T], *, read_only: bool = False, attempts: int = ATTEMPTS
+) -> T:
+    """Run `work` in one unit of work; if the database rolled it back on a deadlock or a
+    serialization failure, run it again from the start in a fresh one (up to `attempts` in all,
+    after a short random pause), so the person who asked never sees a conflict between
+    two writers. `work` must only touch the database through the session it is given."""
+    for attempt in range(1, attempts + 1):
+        try:
+            with unit_of_work(engine, read_only=read_only) as session:
+                return work(session)
+        except DBAPIError as error:
+            if attempt == attempts or not retryable(error):
+                raise
+            time.sleep(random.uniform(0.005, 0.02) * attempt)  # jitter, not a secret
+    raise AssertionError("unreachable")  # pragma: no cover

@@ -3,27 +3,134 @@
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
+from collections.abc import Iterable
 
 from nicegui import app, ui
 from nicegui import run as nicegui_run
+from nicegui.storage import Storage
 from sqlalchemy import Engine
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from domain.proposals import expire_stale
 from persistence.demo import load_demo
 from persistence.ready import ready_engine
 from persistence.settings import Settings
 from persistence.uow import unit_of_work
-from ui import runtime
+from ui import runtime, socket_guard
 from ui.api.setup import api_docs, install_api
 from ui.assets import ASSETS, stylesheet
-from ui.auth import LoginRequired
+from ui.auth import LoginRequired, configure_login_throttle
 
 EXPIRY_INTERVAL_S = 3600
+PRIVATE_UMASK = 0o077  # files this process creates: owner only (0600), folders 0700
+
+# NiceGUI needs inline scripts and Vue's runtime template compiler ('unsafe-eval'); everything else is ours.
+CONTENT_SECURITY_POLICY = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self' 'unsafe-inline' 'unsafe-eval'",
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data: blob:",
+        "font-src 'self' data:",
+        "connect-src 'self' ws: wss:",
+        "worker-src 'self' blob:",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    )
+)
+# /docs and /redoc are FastAPI's pages, which load Swagger UI / ReDoc from their CDN.
+DOCS_CDN = "https://cdn.jsdelivr.net"
+DOCS_CONTENT_SECURITY_POLICY = (
+    CONTENT_SECURITY_POLICY.replace("script-src 'self'", f"script-src 'self' {DOCS_CDN}")
+    .replace("style-src 'self'", f"style-src 'self' {DOCS_CDN}")
+    .replace("img-src 'self'", "img-src 'self' https://fastapi.tiangolo.com")
+)
+DOCS_PATHS = ("/docs", "/redoc")
+SECURITY_HEADERS = (
+    ("x-content-type-options", "nosniff"),
+    ("referrer-policy", "same-origin"),
+    ("x-frame-options", "DENY"),
+)
+SESSION_COOKIE = b"session="  # NiceGUI's (Starlette's SessionMiddleware) cookie
+
+
+class SecurityHeaders:
+    """Outermost on every HTTP response (pages, API, static files, errors): the security headers, and the
+    session cookie marked Secure when the settings say so ("auto": when the request came over https)."""
+
+    def __init__(self, app: ASGIApp, *, secure_cookie: str) -> None:
+        self.app = app
+        self.secure_cookie = secure_cookie
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path = str(scope.get("path", ""))
+        policy = DOCS_CONTENT_SECURITY_POLICY if path in DOCS_PATHS else CONTENT_SECURITY_POLICY
+        secure = self.secure_cookie == "always" or (self.secure_cookie == "auto" and scope.get("scheme") == "https")
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = _with_security_headers(message.get("headers", []), policy, secure=secure)
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def _with_security_headers(
+    raw: Iterable[tuple[bytes, bytes]], policy: str, *, secure: bool
+) -> list[tuple[bytes, bytes]]:
+    headers = list(raw)
+    present = {name.lower() for name, _ in headers}
+    for name, value in (("content-security-policy", policy), *SECURITY_HEADERS):
+        if name.encode() not in present:
+            headers.append((name.encode(), value.encode()))
+    if secure:
+        headers = [
+            (name, value + b"; secure")
+            if name.lower() == b"set-cookie" and value.startswith(SESSION_COOKIE) and b"secure" not in value.lower()
+            else (name, value)
+            for name, value in headers
+        ]
+    return headers
+
+
+def _install_security_headers(settings: Settings) -> None:
+    """Wraps the whole middleware stack, NiceGUI's session middleware included (it sets the cookie and is
+    added by ui.run itself, after `prepare`), so the headers and the Secure flag reach every response."""
+    if getattr(app, "_security_headers", False):
+        return
+    build = app.build_middleware_stack
+
+    def build_with_headers() -> ASGIApp:
+        return SecurityHeaders(build(), secure_cookie=settings.secure_cookie)
+
+    app.build_middleware_stack = build_with_headers  # type: ignore[method-assign]
+    app._security_headers = True  # type: ignore[attr-defined]
+
+
+def restrict_file_modes(settings: Settings) -> None:
+    """Password hashes, health notes and secrets are for this account only: from here on this process creates
+    files 0600 and folders 0700 (the database and its -wal/-shm, the secrets, the audit key and anchor,
+    NiceGUI's storage), and what an older version left readable is tightened."""
+    os.umask(PRIVATE_UMASK)
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    for folder in (settings.data_dir, Storage.path):
+        if folder.is_dir():
+            folder.chmod(0o700)
+    for path in settings.private_files():
+        if path.is_file():
+            path.chmod(0o600)
 
 
 def prepare(settings: Settings, *, demo: bool) -> bool:
     """Migrate, load demo data if asked and empty, register pages; say if demo data was loaded."""
+    restrict_file_modes(settings)
     engine = ready_engine(settings)
     loaded = load_demo(engine) if demo else False
     expire_proposals(engine, settings)
@@ -37,7 +144,10 @@ def prepare(settings: Settings, *, demo: bool) -> bool:
     _register_pages()
     app.add_middleware(LoginRequired)
     install_api(settings)  # its gate is outermost: /api/ never reaches the login redirect without a token
+    configure_login_throttle(settings.login_limit_per_user, settings.login_limit_per_address)  # the API's limiter
     app.add_static_files("/assets", str(ASSETS / "static"))
+    _install_security_headers(settings)
+    socket_guard.install()  # page events only from the socket of the browser that opened the page
     _probe_loop_lag(settings)
     return loaded
 

@@ -28,7 +28,7 @@ from sqlalchemy.orm import Session
 from domain.errors import DomainError, PermissionDenied
 from domain.models import User
 from domain.users import get_user
-from persistence.uow import unit_of_work
+from persistence.uow import in_transaction, unit_of_work
 from ui import runtime
 from ui.auth import PAGE_USER_KEY, log_out, logged_in_identity
 
@@ -143,8 +143,8 @@ def _send_to_login(error: SessionEnded) -> None:
 
 def _in_unit_of_work(owner: TabOwner, work: Work[T], *, read_only: bool) -> T:
     try:
-        with unit_of_work(runtime.current().engine, read_only=read_only) as session:
-            return work(session, owner.check(session))
+        # A deadlock's victim runs again (persistence.uow.in_transaction).
+        return in_transaction(runtime.current().engine, lambda s: work(s, owner.check(s)), read_only=read_only)
     except SQLAlchemyError as error:
         raise DatabaseTrouble() from error
 

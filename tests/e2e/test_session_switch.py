@@ -11,7 +11,7 @@ from domain.visibility import with_inactive
 from persistence.engine import make_engine
 from persistence.uow import unit_of_work
 from tests.e2e.conftest import Server, log_in
-from tests.e2e.context_locators import memory_card
+from tests.e2e.context_locators import memory_card, memory_menu
 
 CONTENT = "Works as a nurse on rotating shifts"
 
@@ -30,7 +30,7 @@ def test_an_old_tab_cannot_delete_after_another_athlete_logs_in(browser: Browser
     log_in(other_tab, server, "sam", "demo-sam")
     expect(other_tab.get_by_text("Travels for work most weeks", exact=True).first).to_be_visible()
 
-    card.get_by_role("button", name="Delete").click()
+    memory_menu(alex_tab, CONTENT, "Delete")
     # The old tab is sent away and, since this browser is now sam's, lands on sam's page.
     expect(alex_tab.get_by_text("Travels for work most weeks", exact=True).first).to_be_visible()
     expect(alex_tab.get_by_text(CONTENT, exact=True)).to_have_count(0)

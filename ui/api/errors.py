@@ -44,7 +44,10 @@ def validation_message(exc: RequestValidationError) -> tuple[str, str | None]:
     if not errors:
         return "Invalid request.", None
     first = errors[0]
-    parts = [str(p) for p in first.get("loc", ()) if p not in ("body", "query", "path", "header")]
+    loc = tuple(first.get("loc", ()))
+    if loc and loc[0] in ("body", "query", "path", "header"):  # where it was; a parameter may be named 'query'
+        loc = loc[1:]
+    parts = [str(p) for p in loc]
     field = ".".join(parts) or None
     message = str(first.get("msg", "invalid value")).removeprefix("Value error, ")
     if first.get("type") == "json_invalid":

@@ -28,8 +28,17 @@ from ui.api.errors import BEARER_CHALLENGE
 bearer = HTTPBearer(auto_error=False, description="An API token from `memory-review token create` (shown once).")
 
 
+def seconds_until_room(limiter: MovingWindowRateLimiter, item: RateLimitItem, namespace: str, key: str) -> int:
+    """Whole seconds until the moving window of `item` for `key` has room again (at least 1)."""
+    reset_at = limiter.get_window_stats(item, namespace, key).reset_time
+    return max(1, math.ceil(reset_at - time.time()))
+
+
 class RateLimit:
-    """A moving-window limit per token, kept in this process's memory (the `limits` library)."""
+    """A moving-window limit per token, kept in this process's memory (the `limits` library).
+
+    Its `limiter` is the process's one limiter: the login throttle (ui.auth) keeps its counts in it
+    too, under its own namespaces."""
 
     def __init__(self, rule: str) -> None:
         self.rule = rule
@@ -40,8 +49,7 @@ class RateLimit:
         key = str(token_id)
         if self.limiter.hit(self.item, "api-token", key):
             return
-        reset_at = self.limiter.get_window_stats(self.item, "api-token", key).reset_time
-        wait = max(1, math.ceil(reset_at - time.time()))
+        wait = seconds_until_room(self.limiter, self.item, "api-token", key)
         raise HTTPException(429, f"Too many requests for this token (limit {self.rule}).", {"Retry-After": str(wait)})
 
 
@@ -58,6 +66,11 @@ def rate_limit() -> RateLimit:
     if _limit is None:
         raise RuntimeError("the API rate limit is not configured; start the app with `memory-review serve`")
     return _limit
+
+
+def limiter() -> MovingWindowRateLimiter:
+    """The process's one rate limiter (set up with the API's limit when the server starts)."""
+    return rate_limit().limiter
 
 
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]

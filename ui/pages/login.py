@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from nicegui import ui
+from fastapi import Request
+from fastapi.responses import RedirectResponse
+from nicegui import app, context, ui
 
 from domain.errors import AuthenticationFailed, DomainError
 from domain.login import check_credentials, record_failed_login, record_login
 from domain.models import User
-from ui.auth import home_path, log_in
+from ui.auth import COMPLETE_LOGIN_PATH, begin_login, client_address, complete_login, home_path, login_throttle
 from ui.components.frame import APP_NAME
 from ui.session import as_visitor, logged_in_user
 
@@ -26,9 +28,20 @@ def login_page() -> None:
         if not name.strip() or not secret:
             error.set_text("Enter your username and password.")
             return
+        address = client_address(context.client.request)
+        refusal = login_throttle().refusal(name, address)
+        if refusal is not None:  # the password is not even checked
+            error.set_text(refusal)
+            password.set_value("")
+            return
         button.props("loading")
         try:
-            user = await _log_in(name, secret)
+            with login_throttle().attempt(name, address) as attempt:
+                try:
+                    user = await _log_in(name, secret)
+                except AuthenticationFailed:
+                    attempt.failed()
+                    raise
         except AuthenticationFailed as failure:
             await as_visitor(lambda s: record_failed_login(s, username=name))
             error.set_text(str(failure))
@@ -39,8 +52,7 @@ def login_page() -> None:
             return
         finally:
             button.props(remove="loading")
-        log_in(user)
-        ui.navigate.to(home_path(user))
+        ui.navigate.to(begin_login(user))  # the login lands on a new browser id (ui.auth)
 
     with ui.column().classes("absolute-center items-stretch w-80 max-w-[92vw] gap-3"):
         with ui.row().classes("items-center gap-2 justify-center"):
@@ -56,6 +68,11 @@ def login_page() -> None:
             username.on("keydown.enter", try_login)
             password.on("keydown.enter", try_login)
             button = ui.button("Log in", on_click=try_login).classes("w-full")
+
+
+@app.get(COMPLETE_LOGIN_PATH, include_in_schema=False)
+async def finish_login(request: Request, ticket: str = "") -> RedirectResponse:
+    return RedirectResponse(await complete_login(request, ticket), status_code=303)
 
 
 async def _log_in(name: str, secret: str) -> User:
