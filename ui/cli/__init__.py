@@ -14,7 +14,9 @@ from importlib.metadata import PackageNotFoundError, version
 from pydantic import ValidationError
 
 from persistence.settings import Settings
-from ui.cli import audit, db, ingest, purge, serve, tokens, users
+from ui.cli import audit, backup, db, desktop, ingest, purge, serve, tokens, users
+from ui.cli import export as export_command
+from ui.cli import imports as import_command
 from ui.cli.command import Handler
 from ui.cli.errors import CommandError, one_line
 
@@ -49,6 +51,10 @@ def build_parser() -> argparse.ArgumentParser:
     for register in (serve.register, db.register, users.register, audit.register, ingest.register, purge.register):
         register(commands)
     tokens.register(commands)
+    backup.register(commands)
+    export_command.register(commands)
+    import_command.register(commands)
+    desktop.register(commands)
     return parser
 
 
