@@ -111,7 +111,7 @@ def coach_memories(
     if types:
         stmt = stmt.where(Memory.type.in_(list(types)))
     if text.strip():
-        stmt = stmt.where(text_match(session, text))
+        stmt = stmt.where(text_match(session, text, athlete.id))
     total = session.scalar(select(func.count()).select_from(stmt.subquery())) or 0
     page = stmt.order_by(Memory.updated_at.desc(), Memory.id.desc())
     items = list(session.scalars(page.limit(max(1, min(limit, MAX_PAGE))).offset(max(0, offset))))

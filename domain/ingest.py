@@ -18,7 +18,7 @@ from domain.extraction import Candidate, Extractor, default_extractors
 from domain.insights import propose_insights
 from domain.models import Proposal, SourceText, User
 from domain.proposals import add_proposal
-from domain.schemas import check_source_text, clean_reference
+from domain.schemas import check_source_text, clean_reference, clean_source_text
 from domain.types import utcnow
 from domain.users import find_user
 
@@ -64,6 +64,7 @@ def ingest(
     """
     source_kind = parse_kind(kind)
     check_source_text(text)
+    text = clean_source_text(text)  # no NUL, control or direction characters (domain.content)
     reference = clean_reference(reference)
     if athlete.role != Role.ATHLETE:
         raise InvalidInput("Only an athlete's notes and messages can be ingested.", field="athlete")

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Annotated, TypeVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
 
-from domain.content import MAX_CONTENT
+from domain.content import MAX_CONTENT, clean_text, scrub_text, text_problem
 from domain.enums import MemoryConfidence, MemoryType
 from domain.errors import InvalidInput
 
@@ -19,18 +18,13 @@ TAG_PATTERN = re.compile(r"^[a-z][a-z0-9_-]{0,29}:[a-z0-9][a-z0-9 _.'/-]{0,59}$"
 InputT = TypeVar("InputT", bound=BaseModel)
 
 
-def _has_control_characters(text: str) -> bool:
-    return any(unicodedata.category(ch) == "Cc" and ch not in "\n\t" for ch in text)
-
-
 def clean_content(value: str) -> str:
-    value = value.strip()
+    """Several lines allowed; the text rule of domain.content (NFC, no control or direction characters)."""
+    value = clean_text(value.strip(), multiline=True)
     if not value:
         raise ValueError("must not be empty")
     if len(value) > MAX_CONTENT:
         raise ValueError(f"must be at most {MAX_CONTENT:,} characters (got {len(value):,})")
-    if _has_control_characters(value):
-        raise ValueError("must not contain control characters")
     return value
 
 
@@ -40,6 +34,8 @@ def clean_tags(values: list[str]) -> list[str]:
         tag = " ".join(raw.strip().lower().split())
         if not tag:
             continue
+        if (problem := text_problem(raw, multiline=True)) is not None:  # not quoted: it may not even encode
+            raise ValueError(f"a tag {problem}")
         if not TAG_PATTERN.match(tag):
             raise ValueError(f"'{raw}' is not a tag: write kind:value in lower case, e.g. body:knee")
         if tag not in cleaned:
@@ -110,9 +106,26 @@ def clean_reference(value: str) -> str:
     value = value.strip()
     if not value:
         raise InvalidInput("Reference: must not be empty.", field="reference")
-    if len(value) > MAX_REFERENCE or _has_control_characters(value):
+    if len(value) > MAX_REFERENCE or text_problem(value) is not None:
         raise InvalidInput(f"Reference: at most {MAX_REFERENCE} printable characters.", field="reference")
+    return clean_text(value)
+
+
+def clean_line(value: str | None, *, label: str, field: str, limit: int) -> str | None:
+    """A one-line text (a reason, a display name): spaces collapsed, the text rule applied; None if blank."""
+    if value is None or not value.strip():
+        return None
+    if (problem := text_problem(value, multiline=True)) is not None:  # newlines and tabs become spaces
+        raise InvalidInput(f"{label}: {problem}.", field=field)
+    value = clean_text(" ".join(value.split()))
+    if len(value) > limit:
+        raise InvalidInput(f"{label}: at most {limit:,} characters.", field=field)
     return value
+
+
+def clean_source_text(text: str) -> str:
+    """A note or message a program sent: kept as evidence, without the characters the rule refuses."""
+    return scrub_text(text)
 
 
 def check_source_text(text: str) -> None:

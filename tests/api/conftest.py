@@ -25,7 +25,9 @@ from sqlalchemy import Engine, select, text
 from domain.actors import SYSTEM
 from domain.api_tokens import create_token, revoke_token
 from domain.models import User
+from persistence.audit_seal import seal_engine
 from persistence.engine import make_engine
+from persistence.settings import Settings
 from persistence.uow import unit_of_work
 from tests.databases import postgres_url, require_postgres
 
@@ -121,6 +123,7 @@ def api(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
         url = f"{postgres_url()}?options=-csearch_path%3D{schema}"
     process, base = start(url, data_dir)
     engine = make_engine(url)
+    seal_engine(engine, Settings(database_url=url, data_dir=data_dir))  # the server's audit key and anchor
     try:
         yield ApiServer(base, engine)
     finally:

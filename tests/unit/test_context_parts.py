@@ -39,7 +39,7 @@ def test_field_changes_in_words() -> None:
         "Type: Preference → Context",
         "Tags added: time:early",
         "Tags removed: time:morning",
-        "Confidence: Medium confidence → High confidence",
+        "Confidence: Medium confidence → Confirmed by you",
         "Seen: 2× → 3×",
     ]
     assert field_changes(None, after) == []

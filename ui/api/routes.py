@@ -19,6 +19,7 @@ from domain.coach_reads import PendingRead
 from domain.enums import ApiScope
 from domain.types import utcnow
 from ui.api.errors import ApiRoute, documented, error_response
+from ui.api.export_route import export_router
 from ui.api.read_log import READ_LOG
 from ui.api.schemas import (
     MAX_OFFSET,
@@ -140,6 +141,9 @@ def get_context(
         considered=answer.considered,
     )
     return json(reply)
+
+
+router.include_router(export_router)  # before the catch-all below (ui.api.export_route)
 
 
 @router.api_route("/{rest:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False)
