@@ -2,6 +2,10 @@
 
 Pages are offset-based with a total: the deleted set is small next to the audit log,
 and an admin wants "page 2 of 7". One query per page, whatever its size.
+
+A text search counts at most COUNT_CAP matches ("1,000+"): a common word is in tens of
+thousands of deleted memories at a million, and counting them all would cost more than the
+page itself, which reads the newest deletions first and stops when it is full.
 """
 
 from __future__ import annotations
@@ -19,11 +23,12 @@ from domain.errors import InvalidInput, NotFound
 from domain.memories import hard_delete_memory, restore_memory
 from domain.models import Memory, User
 from domain.paging import clamp_page, page_count
-from domain.search import text_match
+from domain.search import deleted_text_match, text_match
 from domain.users import normalize_username
 from domain.visibility import with_inactive
 
 MAX_PAGE_SIZE = 100
+COUNT_CAP = 1_000
 
 
 @dataclass(frozen=True)
@@ -54,6 +59,7 @@ class DeletedPage:
     total: int
     page: int
     page_size: int
+    capped: bool = False  # more than `total` match: a text search counts no further than COUNT_CAP
 
     @property
     def pages(self) -> int:
@@ -70,7 +76,11 @@ def list_deleted(session: Session, actor: User | None, *, query: DeletedQuery | 
     query = query or DeletedQuery()
     size = max(1, min(query.page_size, MAX_PAGE_SIZE))
     stmt = _filtered(session, query)
-    total = session.scalar(select(func.count()).select_from(stmt.subquery()).execution_options(**with_inactive())) or 0
+    searching = bool(query.text.strip())
+    counted = (stmt.limit(COUNT_CAP + 1) if searching else stmt).subquery()
+    total = session.scalar(select(func.count()).select_from(counted).execution_options(**with_inactive())) or 0
+    capped = searching and total > COUNT_CAP
+    total = COUNT_CAP if capped else total
     page = clamp_page(query.page, total, size)
     owner, remover = aliased(User), aliased(User)
     rows_stmt = (
@@ -101,7 +111,7 @@ def list_deleted(session: Session, actor: User | None, *, query: DeletedQuery | 
         athlete_ids=[r.athlete_id for r in rows],
         detail=f"page {page}",
     )
-    return DeletedPage(rows=rows, total=total, page=page, page_size=size)
+    return DeletedPage(rows=rows, total=total, page=page, page_size=size, capped=capped)
 
 
 def _filtered(session: Session, query: DeletedQuery) -> Select[Memory]:
@@ -112,8 +122,11 @@ def _filtered(session: Session, query: DeletedQuery) -> Select[Memory]:
         stmt = stmt.where(Memory.deleted_at >= day_start(query.deleted_from))
     if query.deleted_to is not None:
         stmt = stmt.where(Memory.deleted_at < day_start(query.deleted_to + timedelta(days=1)))
-    if query.text.strip():
+    if query.text.strip() and query.athlete_id is not None:
         stmt = stmt.where(text_match(session, query.text, query.athlete_id))
+    elif query.text.strip():
+        # Across athletes: only deleted memories' entries of the index are read (domain/search.py).
+        stmt = stmt.where(deleted_text_match(session, query.text))
     return stmt
 
 

@@ -69,15 +69,18 @@ class AuditAction(StrEnum):
     PROPOSAL_CONFIRM = "proposal_confirm"
     PROPOSAL_REJECT = "proposal_reject"
     PROPOSAL_EXPIRE = "proposal_expire"
+    PROPOSAL_REOPEN = "proposal_reopen"  # the athlete's Undo of their own reject
     USER_CREATE = "user_create"
     USER_DISABLE = "user_disable"
     USER_ENABLE = "user_enable"
     USER_ROLE = "user_role"
     USER_PASSWORD_RESET = "user_password_reset"
+    USER_PASSWORD_CHANGE = "user_password_change"  # by the account's own user
     HIDE = "hide"
     UNHIDE = "unhide"
     TOKEN_CREATE = "token_create"
     TOKEN_REVOKE = "token_revoke"
+    MERGE = "merge"  # two memories made one: the kept one (the other is superseded)
 
 
 REMOVAL_ACTIONS = frozenset({AuditAction.HARD_DELETE, AuditAction.PURGE})

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import timedelta
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from domain import memory_lists
+from domain import confidence, memory_lists
 from domain.actors import require_admin, require_athlete, require_login
 from domain.enums import (
     AuditAction,
     AuditTarget,
-    MemoryConfidence,
     MemorySource,
     MemoryStatus,
     MemoryType,
@@ -26,11 +26,13 @@ from domain.memory_writes import (
     remove_memory,
 )
 from domain.models import AuditEvent, Memory, User
-from domain.schemas import MemoryCreate, MemoryEdit
+from domain.schemas import MemoryCreate, MemoryEdit, clean_line
 from domain.types import utcnow
 from domain.visibility import with_inactive
 
-UNDO_WINDOW = timedelta(minutes=10)
+UNDO_WINDOW = timedelta(days=30)
+"""How long an athlete can bring back a memory they deleted themselves: the Undo bar and their
+'Recently deleted' list share it (domain/recently_deleted.py); after it, an admin restores."""
 # Listing lives in domain/memory_lists.py; these names stay reachable from here for this module's callers.
 MAX_PAGE = memory_lists.MAX_PAGE
 MemoryPage = memory_lists.MemoryPage
@@ -61,6 +63,20 @@ def get_memory(session: Session, actor: User | None, *, memory_id: int) -> Memor
     return memory
 
 
+def get_memories(session: Session, actor: User | None, *, memory_ids: Collection[int]) -> dict[int, Memory]:
+    """What `get_memory` gives for each id, in one query; the ids it would refuse are left out."""
+    user = require_login(actor)
+    wanted = sorted(set(memory_ids))
+    if not wanted:
+        return {}
+    stmt = select(Memory).where(Memory.id.in_(wanted))
+    if user.is_admin:
+        stmt = stmt.execution_options(**with_inactive())
+    else:
+        stmt = stmt.where(Memory.athlete_id == user.id, Memory.status == MemoryStatus.ACTIVE)
+    return {memory.id: memory for memory in session.scalars(stmt)}
+
+
 def _own_memory(
     session: Session, actor: User | None, memory_id: int, *, any_status: bool = False
 ) -> tuple[User, Memory]:
@@ -80,7 +96,7 @@ def add_memory(session: Session, actor: User | None, *, data: MemoryCreate) -> M
         type=data.type,
         content=data.content,
         source=MemorySource.MANUAL,
-        confidence=MemoryConfidence.HIGH,
+        confidence=confidence.CONFIRMED,
         occurrences=1,
         tags=list(data.tags),
         status=MemoryStatus.ACTIVE,
@@ -95,8 +111,8 @@ def edit_memory(
 ) -> Memory:
     user, memory = _own_memory(session, actor, memory_id)
     values = changes.model_dump(exclude_none=True)
-    # The athlete's own word is the strongest evidence there is.
-    values["confidence"] = MemoryConfidence.HIGH
+    # The athlete's own word is the strongest evidence there is (domain.confidence).
+    values["confidence"] = confidence.CONFIRMED
     return change_memory(
         session, user, memory, action=AuditAction.EDIT, changes=values, expected_version=expected_version
     )
@@ -188,7 +204,9 @@ def memory_history(session: Session, actor: User | None, *, memory_id: int) -> l
 def revert_memory(
     session: Session, actor: User | None, *, memory_id: int, event_seq: int, expected_version: int
 ) -> Memory:
-    """Bring back the content, type, tags and confidence the memory had after one event."""
+    """Bring back the content, type and tags the memory had after one event. Choosing a version is
+    the athlete confirming it, so it is stored as confirmed whatever that version's confidence was
+    (domain.confidence)."""
     user, memory = _own_memory(session, actor, memory_id)
     event = session.get(AuditEvent, event_seq)
     if event is None or event.target_type != AuditTarget.MEMORY or event.target_id != memory.id or not event.after:
@@ -198,7 +216,7 @@ def revert_memory(
         "content": version["content"],
         "type": MemoryType(version["type"]),
         "tags": list(version["tags"]),
-        "confidence": MemoryConfidence(version["confidence"]),
+        "confidence": confidence.CONFIRMED,
     }
     return change_memory(
         session,
@@ -212,9 +230,4 @@ def revert_memory(
 
 
 def _clean_reason(reason: str | None) -> str | None:
-    if reason is None or not reason.strip():
-        return None
-    reason = " ".join(reason.split())
-    if len(reason) > 500:
-        raise InvalidInput("Reason: at most 500 characters.", field="reason")
-    return reason
+    return clean_line(reason, label="Reason", field="reason", limit=500)

@@ -17,8 +17,9 @@ from sqlalchemy import (
     UniqueConstraint,
     text,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, validates
 
+from domain.dedup_keys import CONTENT_KEY_LENGTH, content_key
 from domain.enums import (
     AccessKind,
     AuditAction,
@@ -103,6 +104,14 @@ class Memory(Base):
         Index("ix_memories_athlete_status_updated", "athlete_id", "status", "updated_at"),
         Index("ix_memories_status_deleted_at", "status", "deleted_at"),
         Index("ix_memories_athlete_id_version", "athlete_id", "id", "version"),  # the coach index's fingerprint
+        # The memory list: each type's page in updated order, and counts and the confidence
+        # sort read from the index alone (domain/memory_lists.py).
+        Index(
+            "ix_memories_athlete_type_updated",
+            *("athlete_id", "status", "type", "updated_at", "id", "confidence", "occurrences", "source"),
+        ),
+        # dedup: the newest active memory of the same content is one probe (domain/dedup.py)
+        Index("ix_memories_dedup_content", "athlete_id", "content_key", "status", "updated_at", "id"),
         NO_ID_REUSE,
     )
 
@@ -125,8 +134,29 @@ class Memory(Base):
     expires_at: Mapped[datetime | None] = mapped_column(default=None)
     hidden_from_coach: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
     version: Mapped[int] = mapped_column(Integer, nullable=False)
+    content_key: Mapped[str] = mapped_column(String(CONTENT_KEY_LENGTH), default="", server_default="")
 
     __mapper_args__ = {"version_id_col": version}  # noqa: RUF012
+
+    @validates("content")
+    def _keep_content_key(self, _name: str, content: str) -> str:
+        """The dedup key follows the content wherever it is set (domain/dedup_keys.py)."""
+        self.content_key = content_key(content)
+        return content
+
+
+class MemoryTag(Base):
+    """A tag of an ACTIVE memory, with its type and updated_at: dedup finds "the newest active memory
+    of this type with this tag" by one index probe. Written only by domain/memory_tags.py."""
+
+    __tablename__ = "memory_tags"
+    __table_args__ = (Index("ix_memory_tags_lookup", "athlete_id", "type", "tag", "updated_at", "memory_id"),)
+
+    memory_id: Mapped[int] = mapped_column(ForeignKey("memories.id", ondelete="CASCADE"), primary_key=True)
+    tag: Mapped[str] = mapped_column(Text, primary_key=True)
+    athlete_id: Mapped[int] = mapped_column(Integer)
+    type: Mapped[MemoryType] = mapped_column(_enum(MemoryType, "memory_type", checked=False))
+    updated_at: Mapped[datetime] = mapped_column()
 
 
 class SourceText(Base):
@@ -209,6 +239,7 @@ class AuditHead(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     seq: Mapped[int] = mapped_column(Integer)
     hash: Mapped[str] = mapped_column(String(64))
+    keyed_after: Mapped[int | None] = mapped_column(Integer, default=None)  # events after this seq are HMAC-keyed
 
 
 class AuditCheckpoint(Base):

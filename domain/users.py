@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from sqlalchemy import func, or_, select
@@ -11,21 +12,26 @@ from sqlalchemy.orm import Session
 from domain import audit
 from domain.access_log import record_admin_view
 from domain.actors import Actor, require_admin, require_admin_or_system
+from domain.content import scrub_text
 from domain.enums import AccessKind, AuditAction, AuditTarget, Role
 from domain.errors import InvalidInput, NotFound
 from domain.models import User
 from domain.paging import clamp_page, page_count
 from domain.passwords import check_new_password, hash_password
+from domain.schemas import clean_line
 
 USERNAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9._-]{1,31}$")
 
 
 def normalize_username(username: str) -> str:
-    return username.strip().lower()
+    return unicodedata.normalize("NFC", username.strip().lower())
 
 
 def find_user(session: Session, username: str) -> User | None:
-    return session.scalar(select(User).where(User.username == normalize_username(username)))
+    name = normalize_username(username)
+    if not USERNAME_PATTERN.match(name):  # no account has such a name (and PostgreSQL refuses a NUL)
+        return None
+    return session.scalar(select(User).where(User.username == name))
 
 
 def user_snapshot(user: User) -> dict[str, object]:
@@ -55,7 +61,7 @@ def create_user(
             field="username",
         )
     check_new_password(password)
-    shown_name = " ".join((display_name or name.capitalize()).split())[:120]
+    shown_name = clean_line(display_name, label="Display name", field="display_name", limit=120) or name.capitalize()
     if find_user(session, name) is not None:
         raise InvalidInput(f"Username: '{name}' is taken.", field="username")
     user = User(
@@ -124,18 +130,24 @@ def reset_password(session: Session, actor: User | None, *, user_id: int, new_pa
     """Set a new password and end every open session of that user."""
     admin = require_admin(actor)
     user = _user_or_404(session, user_id)
+    return replace_password(session, admin, user, new_password, action=AuditAction.USER_PASSWORD_RESET)
+
+
+def replace_password(session: Session, actor: User, user: User, new_password: str, *, action: AuditAction) -> User:
+    """The one way a password changes (a reset, or the user's own change): the rules, the hash,
+    every open session of the user ended, and the audit event (never the password or its hash)."""
     check_new_password(new_password)
     user.password_hash = hash_password(new_password)
     user.session_epoch += 1
     session.flush()
     audit.record(
         session,
-        actor=admin,
-        action=AuditAction.USER_PASSWORD_RESET,
+        actor=actor,
+        action=action,
         target_type=AuditTarget.USER,
         target_id=user.id,
         athlete_id=_athlete_of(user),
-        after=user_snapshot(user),  # never the password or its hash
+        after=user_snapshot(user),
     )
     return user
 
@@ -203,7 +215,7 @@ def list_users(
     stmt = select(User)
     if role is not None:
         stmt = stmt.where(User.role == Role(role))
-    words = text.strip()[:64]
+    words = scrub_text(text, multiline=False).strip()[:64]  # no character a driver cannot send
     if words:
         stmt = stmt.where(
             or_(User.username.icontains(words, autoescape=True), User.display_name.icontains(words, autoescape=True))

@@ -19,3 +19,14 @@ def memories(page: Page) -> Locator:
 
 def dialog(page: Page) -> Locator:
     return page.get_by_role("dialog")
+
+
+def memory_menu(page: Page, content: str, item: str) -> None:
+    """Pick `item` from a memory's "more" menu (History, Hide from coach, Show to coach, Delete)."""
+    memory_card(page, content).get_by_role("button", name="More actions for").click()
+    page.locator(".q-menu").get_by_text(item, exact=True).click()
+
+
+def open_view(page: Page, name: str) -> None:
+    """Switch to the 'To review' or 'Memories' tab."""
+    page.get_by_role("tab", name=name).click()

@@ -136,14 +136,14 @@ def test_soft_delete_hides_the_memory_and_undo_brings_it_back(engine: Engine, at
         assert [m.id for m in memories.list_memories(session, athlete).items] == [memory.id]
 
 
-def test_undo_is_refused_after_ten_minutes(engine: Engine, athlete: User) -> None:
+def test_undo_is_refused_after_thirty_days(engine: Engine, athlete: User) -> None:
     memory = make_memory(engine, athlete)
     with unit_of_work(engine) as session:
         memories.delete_memory(session, athlete, memory_id=memory.id)
     with unit_of_work(engine) as session:
         stored = session.get(Memory, memory.id, execution_options=with_inactive())
         assert stored is not None
-        stored.deleted_at = utcnow() - timedelta(minutes=11)
+        stored.deleted_at = utcnow() - timedelta(days=31)
     with pytest.raises(PermissionDenied, match="ask an admin"), unit_of_work(engine) as session:
         memories.undo_delete(session, athlete, memory_id=memory.id)
     stored = reload(engine, memory.id)

@@ -27,7 +27,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine, text
 
+from persistence.audit_seal import seal_engine
 from persistence.engine import make_engine
+from persistence.settings import Settings
 from tests.databases import postgres_required, postgres_unreachable_reason, postgres_url
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -106,6 +108,8 @@ class Instance:
 class Cluster:
     database_url: str
     engine: Engine  # the shared database, for checking what the instances committed
+    secret: str  # MEMORY_REVIEW_SESSION_SECRET of every instance
+    redis_prefix: str  # NICEGUI_REDIS_KEY_PREFIX of every instance
     instances: list[Instance] = field(default_factory=list)
     proxy_port: int = 0
 
@@ -119,12 +123,15 @@ class Cluster:
 
 
 def instance_env(data_dir: Path, *, secret: str, redis_prefix: str, extra: dict[str, str]) -> dict[str, str]:
-    """The test process's environment without its pytest, NiceGUI and app settings, plus the shared ones."""
+    """The test process's environment without its pytest, NiceGUI and app settings, plus the shared ones.
+
+    NICEGUI_REDIS_URL stays as the test process has it (else Redis on 127.0.0.1:6379)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "NICEGUI", "MEMORY_REVIEW_"))}
     env.update(
         NICEGUI_REDIS_URL=REDIS_URL,
         NICEGUI_REDIS_KEY_PREFIX=redis_prefix,
         MEMORY_REVIEW_SESSION_SECRET=secret,
+        MEMORY_REVIEW_AUDIT_KEY=secret,  # instances writing one database share the audit chain's key
         MEMORY_REVIEW_DATA_DIR=str(data_dir),
         **extra,
     )
@@ -217,13 +224,14 @@ def cluster(
         stack.callback(_on_server, f'DROP SCHEMA "{schema}" CASCADE')
         engine = make_engine(url)
         stack.callback(engine.dispose)
-        running = Cluster(url, engine)
+        running = Cluster(url, engine, secret, redis_prefix)
         for number in range(1, instances + 1):
             data_dir = base / f"app{number}"
             env = instance_env(data_dir, secret=secret, redis_prefix=redis_prefix, extra=extra_env or {})
             instance = start_instance(f"app{number}", url, data_dir, env, demo=demo and number == 1)
             stack.callback(instance.stop)
             running.instances.append(instance)
+        seal_engine(engine, Settings(database_url=url, data_dir=base / "tests", audit_key=secret))  # keyed too
         proxy, running.proxy_port = start_proxy([i.port for i in running.instances], base / "haproxy.log")
         stack.callback(_stop, proxy)
         yield running

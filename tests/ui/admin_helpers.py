@@ -17,7 +17,7 @@ LOADED_MARKERS = {
     "Deleted": "deleted-pager",
     "Audit log": "audit-pager",
     "Users": "users-pager",
-    "Retention": "purge-plan",
+    "Clean-up": "purge-plan",
 }
 
 
@@ -74,6 +74,19 @@ async def table_shows(user: User, marker: str, *texts: str) -> None:
 
 async def table_lacks(user: User, marker: str, text: str) -> None:
     await eventually(lambda: not any(text in cell for cell in table_cells(user, marker)))
+
+
+def field_error(user: User, label: str) -> str | None:
+    """The error shown under the field labelled `label` (Quasar's error-message), if any."""
+    for element in user.find(label).elements:
+        if element.props.get("label") == label:
+            return str(element.props["error-message"]) if element.props.get("error") else None
+    raise AssertionError(f"no field labelled {label!r}")
+
+
+async def shows_error_at(user: User, label: str, text: str) -> None:
+    """Wait until the field labelled `label` shows an error containing `text`."""
+    await eventually(lambda: text in (field_error(user, label) or ""))
 
 
 def choose(user: User, label: str, option: str) -> None:

@@ -35,13 +35,14 @@ def app_database(demo_template: Path, tmp_path: Path, monkeypatch: pytest.Monkey
 @pytest.fixture(autouse=True)
 def patient_user(monkeypatch: pytest.MonkeyPatch) -> None:
     """Page actions run in worker threads, so what they change appears a moment later:
-    look for up to 3 s (30 tries) instead of NiceGUI's default 0.3 s."""
+    look for up to 10 s (100 tries) instead of NiceGUI's default 0.3 s: a loaded CI machine is slow, and a
+    passing check returns as soon as it sees the text."""
     sees, misses = User.should_see, User.should_not_see
 
-    async def should_see(self: User, *args: Any, retries: int = 30, **kwargs: Any) -> None:
+    async def should_see(self: User, *args: Any, retries: int = 100, **kwargs: Any) -> None:
         await sees(self, *args, retries=retries, **kwargs)
 
-    async def should_not_see(self: User, *args: Any, retries: int = 30, **kwargs: Any) -> None:
+    async def should_not_see(self: User, *args: Any, retries: int = 100, **kwargs: Any) -> None:
         await misses(self, *args, retries=retries, **kwargs)
 
     monkeypatch.setattr(User, "should_see", should_see)

@@ -182,7 +182,7 @@ def texts(user: SimulatedUser, marker: str) -> list[str]:
     return [element.text for element in sorted(user.find(marker=marker).elements, key=lambda e: e.id)]
 
 
-async def eventually(check: Callable[[], bool], timeout: float = 3.0) -> None:
+async def eventually(check: Callable[[], bool], timeout: float = 10.0) -> None:
     """Wait for a refresh that runs as a background task (like should_see does for text)."""
     deadline = time.monotonic() + timeout
     while True:
@@ -197,11 +197,25 @@ async def eventually(check: Callable[[], bool], timeout: float = 3.0) -> None:
 
 
 async def open_context(user: SimulatedUser) -> None:
+    """Log in as alex; wait for the page and for its 'To review' view (built right after the page)."""
     await log_in(user, "alex")
     await user.should_see("What your coach remembers")
+    await user.should_see(marker="review-count")
 
 
 def dialogs_closed(user: SimulatedUser, marker: str) -> bool:
     """Closed, though still in the tree: the browser's 'hide' event, which removes them, never comes here."""
     with user:
         return not any(dialog.value for dialog in ElementFilter(kind=ui.dialog, marker=marker, local_scope=False))
+
+
+def memory_action(user: SimulatedUser, memory_id: int, marker: str) -> None:
+    """Run one of a memory's rarely used actions: open its "more" menu, pick `marker`'s item."""
+    with user.scope(marker=f"memory-{memory_id}"):
+        user.find(marker="memory-more").click()
+        user.find(marker=marker).click()
+
+
+def show_type(user: SimulatedUser, memory_type: str | None) -> None:
+    """Pick a type chip above the list (None: all types)."""
+    user.find(marker=f"type-{memory_type or 'all'}").click()

@@ -9,7 +9,7 @@ from domain.models import Memory
 from domain.visibility import with_inactive
 from persistence.engine import make_engine
 from persistence.uow import unit_of_work
-from tests.ui.admin_helpers import access_kinds, choose, memory_id, open_admin
+from tests.ui.admin_helpers import access_kinds, choose, memory_id, open_admin, shows_error_at
 from tests.ui.conftest import log_in
 
 DOG = "Owns a dog that joins easy runs"
@@ -28,14 +28,13 @@ async def test_lists_deleted_memories_with_athlete_and_who_deleted(user: User, a
 
 async def test_search_and_athlete_filter(user: User) -> None:
     await open_admin(user)
-    user.find("Search deleted memories").type("dog")
-    user.find(marker="deleted-search").click()
+    user.find("Search deleted memories").type("dog")  # applies as the admin types: no Search button
     await user.should_see(DOG)
     await user.should_not_see(CLUB)
     user.find("Search deleted memories").clear()
+    await user.should_see(CLUB)
     with user.scope(marker="deleted-filters"):
         choose(user, "Athlete", "sam")
-    user.find(marker="deleted-search").click()
     await user.should_see("No deleted memories match.")
 
 
@@ -79,7 +78,8 @@ async def test_delete_permanently_needs_the_typed_username(user: User, app_datab
         await user.should_see("Type alex to confirm.")
         user.find("Athlete's username").type("sam")
     user.find(marker="delete-confirm").click()
-    await user.should_see("Type the athlete's username (alex) to confirm.")
+    await shows_error_at(user, "Athlete's username", "Type the athlete's username (alex) to confirm.")
+    assert not user.notify.messages  # at the field, not as a toast
     assert memory_id(app_database, DOG) == dog_id
     with user.scope(marker="delete-dialog"):
         user.find("Athlete's username").clear()

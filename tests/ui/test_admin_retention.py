@@ -1,4 +1,5 @@
-"""Admin tab "Retention" in NiceGUI's User fixture: the plan is shown, then "Run purge" removes it."""
+"""Admin tab "Clean-up" in NiceGUI's User fixture: the plan is shown, then "Clean up now" removes it;
+one name for the action on the tab, in the dialog and in the notice."""
 
 from __future__ import annotations
 
@@ -28,6 +29,10 @@ def age_data(database_url: str) -> None:
     engine.dispose()
 
 
+def button_text(user: User, marker: str) -> str:
+    return str(next(iter(user.find(marker=marker).elements)).props["label"])
+
+
 def old_login_events(database_url: str) -> int:
     engine = make_engine(database_url)
     with unit_of_work(engine, read_only=True) as session:
@@ -37,27 +42,30 @@ def old_login_events(database_url: str) -> int:
     return count
 
 
-async def test_nothing_due_means_run_purge_is_disabled(user: User) -> None:
-    await open_admin(user, "Retention")
+async def test_nothing_due_means_clean_up_is_disabled(user: User) -> None:
+    await open_admin(user, "Clean-up")
     await user.should_see("Archived memories older than 90 days: 0")
     await user.should_see("Expired proposals older than 90 days: 0")
-    button = next(iter(user.find("Run purge").elements))
+    button = next(iter(user.find(marker="cleanup-run").elements))
     assert not button.enabled
 
 
-async def test_shows_the_plan_then_run_purge_removes_it(user: User, app_database: str) -> None:
+async def test_shows_the_plan_then_clean_up_now_removes_it(user: User, app_database: str) -> None:
     age_data(app_database)
     assert old_login_events(app_database) == 1
-    await open_admin(user, "Retention")
+    await open_admin(user, "Clean-up")
     await user.should_see("Archived memories older than 90 days: 1")
     await user.should_see("Login events older than 90 days: 1")
     with user.scope(marker="purge-memories"):
         await user.should_see(OLD)
-    user.find("Run purge").click()
+    assert button_text(user, "cleanup-run") == "Clean up now"
+    user.find(marker="cleanup-run").click()
     with user.scope(marker="purge-dialog"):
-        await user.should_see("Run the purge?")
-        user.find("Purge now").click()
-    await user.should_see("Removed 1 archived memories, 0 expired proposals and 1 access and login events.")
+        await user.should_see("Clean up now?")
+    assert button_text(user, "cleanup-confirm") == "Clean up now"
+    user.find(marker="cleanup-confirm").click()
+    await user.should_see("Cleaned up. Removed 1 archived memories, 0 expired proposals and 1 access and login events.")
+    assert not [message for message in user.notify.messages if "purge" in message.lower()]
     await user.should_see("Archived memories older than 90 days: 0")
     assert memory_id(app_database, OLD) is None
     assert old_login_events(app_database) == 0

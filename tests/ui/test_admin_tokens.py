@@ -9,6 +9,7 @@ from domain.api_tokens import authenticate
 from domain.errors import AuthenticationFailed
 from persistence.engine import make_engine
 from persistence.uow import unit_of_work
+from tests.ui.admin_helpers import shows_error_at
 from tests.ui.conftest import log_in
 from tests.ui.context_support import eventually
 
@@ -60,4 +61,5 @@ async def test_a_bad_name_is_refused_with_a_message(user: User) -> None:
     await open_tokens(user)
     user.find("Token name").type("no spaces allowed")
     user.find(marker="token-create").click()
-    await user.should_see("Name: 1–64 characters")
+    await shows_error_at(user, "Token name", "Name: 1–64 characters")
+    assert not user.notify.messages  # at the field, not as a toast

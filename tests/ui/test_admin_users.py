@@ -9,7 +9,7 @@ from domain.enums import Role
 from domain.models import User as Account
 from persistence.engine import make_engine
 from persistence.uow import unit_of_work
-from tests.ui.admin_helpers import choose, open_admin, row_shows
+from tests.ui.admin_helpers import choose, field_error, open_admin, row_shows, shows_error_at
 from tests.ui.conftest import log_in
 
 
@@ -44,12 +44,12 @@ async def test_lists_users_with_role_status_and_last_login(user: User) -> None:
 
 async def test_create_an_athlete_who_can_then_log_in(user: User) -> None:
     await open_admin(user, "Users")
-    user.find("Create user").click()
+    user.find("New user").click()
     with user.scope(marker="create-user"):
         user.find("Username").type("jo")
         user.find("Display name").type("Jo Lee")
         user.find("Initial password").type("long enough")
-        user.find("Create").click()
+        user.find(marker="user-create").click()
     await user.should_see("Created athlete jo.")
     await user.should_see("Jo Lee (jo)")
     user.find("Log out").click()
@@ -63,8 +63,17 @@ async def test_create_shows_what_is_wrong(user: User) -> None:
         user.find("Username").type("alex")
         user.find("Initial password").type("long enough")
         choose(user, "Role", "Admin")
-        user.find("Create").click()
-    await user.should_see("Username: 'alex' is taken.")
+        user.find(marker="user-create").click()
+    await shows_error_at(user, "Username", "Username: 'alex' is taken.")
+    assert not user.notify.messages  # at the field, not as a toast
+    with user.scope(marker="create-user"):
+        user.find("Username").clear()
+        user.find("Username").type("jo")
+        user.find("Initial password").clear()
+        user.find("Initial password").type("short")
+        user.find(marker="user-create").click()
+    await shows_error_at(user, "Initial password", "Password: at least 8 characters.")
+    assert field_error(user, "Username") is None  # the earlier error is gone
 
 
 async def test_disable_then_enable(user: User) -> None:
@@ -99,7 +108,7 @@ async def test_reset_password(user: User) -> None:
         await user.should_see("Reset the password of sam")
         user.find("New password").type("short")
     user.find(marker="reset-confirm").click()
-    await user.should_see("Password: at least 8 characters.")
+    await shows_error_at(user, "New password", "Password: at least 8 characters.")
     with user.scope(marker="reset-dialog"):
         user.find("New password").type(" and now long")
     user.find(marker="reset-confirm").click()

@@ -17,15 +17,17 @@ from tests.ui.context_support import (
     database,
     dialogs_closed,
     eventually,
+    memory_action,
     memory_by_content,
     open_context,
     set_value,
+    show_type,
     texts,
 )
 
 
-def injury_texts(user: User) -> list[str]:
-    with user.scope(marker="group-injury_history"):
+def listed_texts(user: User) -> list[str]:
+    with user.scope(marker="memory-list"):
         return texts(user, "memory-content")
 
 
@@ -46,12 +48,15 @@ async def test_memories_are_grouped_by_type_with_counts_and_details(user: User) 
     for heading in ("Injury history (4)", "Preferences (4)", "Context (4)", "Training responses (3)", "Insights (2)"):
         await user.should_see(heading)
     await user.should_see("Learned per week")
-    with user.scope(marker="group-context"):
+    show_type(user, "context")
+    await misses(user, "Occasional knee soreness")
+    with user.scope(marker="memory-list"):
         await user.should_see("Works as a nurse on rotating shifts")
         await user.should_see("Seen 3×")
-        await user.should_see("High confidence")
-        await user.should_see("Your message")
-        await user.should_see("context:job")
+        await user.should_see("Confirmed by you")
+        await user.should_see("From your message of")
+        await user.should_see("Work")  # the tag context:work, in words
+        await user.should_not_see("context:work")
         await user.should_see("Updated 3 months ago")
 
 
@@ -121,8 +126,7 @@ async def test_delete_then_undo_brings_the_memory_back(user: User, app_database:
     with database(app_database) as engine:
         memory = memory_by_content(engine, "alex", "Dislikes running on the treadmill")
         await open_context(user)
-        with user.scope(marker=f"memory-{memory.id}"):
-            user.find(marker="memory-delete").click()
+        memory_action(user, memory.id, "memory-delete")
         await user.should_see("Deleted 'Dislikes running on the treadmill'")
         await user.should_not_see(marker=f"memory-{memory.id}")
         assert memory_by_content(engine, "alex", memory.content).status == MemoryStatus.DELETED
@@ -147,13 +151,12 @@ async def test_history_shows_versions_as_a_diff_and_restores_one(user: User, app
                 expected_version=memory.version,
             )
         await open_context(user)
-        with user.scope(marker=f"memory-{memory.id}"):
-            user.find(marker="memory-history").click()
+        memory_action(user, memory.id, "memory-history")
         with user.scope(marker="history-dialog"):
             await user.should_see("Edited")
             await user.should_see("Imported")
             await user.should_see("Tags added: time:early")
-            await user.should_see("Confidence: Medium confidence → High confidence")
+            await user.should_see("Confidence: Medium confidence → Confirmed by you")
             diff = user.find(marker="diff").elements
             pieces = [(child.tag, child.text) for element in diff for child in element.default_slot.children]
             assert ("ins", " early") in pieces, pieces
@@ -161,42 +164,54 @@ async def test_history_shows_versions_as_a_diff_and_restores_one(user: User, app
             user.find(marker="restore-version").click()
         await user.should_see("Restored this version.")
         restored = memory_by_content(engine, "alex", "Prefers morning runs")
-    assert (restored.id, restored.tags, restored.confidence.value) == (memory.id, ["time:morning"], "medium")
+    # the version's statement and tags come back; choosing it confirms it (domain.confidence)
+    assert (restored.id, restored.tags, restored.confidence.value) == (memory.id, ["time:morning"], "high")
 
 
 async def test_search_filters_and_sort(user: User) -> None:
     await open_context(user)
+    await search_filters_and_sort(user)
+
+
+async def sees(user: User, text: str) -> None:
     with user.scope(marker="memories"):
-        await search_filters_and_sort(user)
+        await user.should_see(text)
+
+
+async def misses(user: User, text: str) -> None:
+    with user.scope(marker="memories"):
+        await user.should_not_see(text)
 
 
 async def search_filters_and_sort(user: User) -> None:
     user.find(marker="search").type("knee")
-    await user.should_see("Occasional knee soreness")
-    await user.should_see("Knee complaints cluster after runs longer than 18 km")
-    await user.should_not_see("Prefers morning runs")
-    await user.should_see("Injury history (1)")
+    await sees(user, "Occasional knee soreness")
+    await sees(user, "Knee complaints cluster after runs longer than 18 km")
+    await misses(user, "Prefers morning runs")
+    await sees(user, "Injury history (1)")
     user.find(marker="search").clear()
-    set_value(user, "filter-type", ["preference"])
-    await user.should_see("Prefers morning runs")
-    await user.should_not_see("Occasional knee soreness")
-    set_value(user, "filter-type", [])
+    show_type(user, "preference")
+    await sees(user, "Prefers morning runs")
+    await misses(user, "Occasional knee soreness")
+    show_type(user, None)
     set_value(user, "filter-source", ["manual"])
-    await user.should_see("Keeps long runs on Sunday mornings")
-    await user.should_not_see("Prefers morning runs")
+    await sees(user, "Keeps long runs on Sunday mornings")
+    await misses(user, "Prefers morning runs")
     set_value(user, "filter-source", [])
     set_value(user, "filter-confidence", ["low"])
-    await user.should_see("Occasional knee soreness")
-    await user.should_not_see("Keeps long runs on Sunday mornings")
+    await sees(user, "Occasional knee soreness")
+    await misses(user, "Keeps long runs on Sunday mornings")
     set_value(user, "filter-confidence", [])
-    await user.should_see("Injury history (4)")
-    await eventually(lambda: injury_texts(user)[-1].startswith("Had plantar fasciitis"))  # oldest update last
+    await sees(user, "Injury history (4)")
+    show_type(user, "injury_history")
+    await eventually(lambda: len(listed_texts(user)) == 4)
+    await eventually(lambda: listed_texts(user)[-1].startswith("Had plantar fasciitis"))  # oldest update last
     set_value(user, "sort", "confidence")
-    await eventually(lambda: injury_texts(user)[0].startswith("Had plantar fasciitis"))  # the only high one first
+    await eventually(lambda: listed_texts(user)[0].startswith("Had plantar fasciitis"))  # the only high one first
     user.find(marker="search").type("zebra crossing")
-    await user.should_see("No memories match your search or filters.")
+    await sees(user, "No memories match your search or filters.")
     user.find("Clear filters").click()
-    await user.should_see("Occasional knee soreness")
+    await sees(user, "Occasional knee soreness")
     assert user.find(marker="search").elements.pop().value == ""
 
 
@@ -205,13 +220,18 @@ async def test_a_long_list_loads_a_page_at_a_time(user: User, app_database: str)
         add_memories(engine, "alex", 60)
     await open_context(user)
     await user.should_see("Context (16)")
-    with user.scope(marker="group-context"):
-        assert len(user.find(marker="memory-content").elements) == 10
-        await user.should_see("Show more (6 more)")
-        user.find(marker="more-context").click()
-        await eventually(lambda: len(user.find(marker="memory-content").elements) == 16)
-    with user.scope(marker="group-context"):
-        await user.should_not_see("Show more (6 more)")
+    await user.should_see("All (77)")
+    assert len(listed_texts(user)) == 20  # the first page only
+    await user.should_see("Show more (57 more)")
+    user.find(marker="more-memories").click()
+    await eventually(lambda: len(listed_texts(user)) == 60)
+    await user.should_see("Show more (17 more)")
+    user.find(marker="more-memories").click()
+    await eventually(lambda: len(listed_texts(user)) == 77)
+    assert len(set(listed_texts(user))) == 77  # each once, none skipped
+    await user.should_not_see(marker="more-memories")
+    show_type(user, "context")
+    await eventually(lambda: len(listed_texts(user)) == 16)
 
 
 async def test_an_athlete_cannot_reach_another_athletes_memory_by_id(user: User, app_database: str) -> None:

@@ -1,4 +1,8 @@
-"""Admin tab "Audit log": filtered, keyset-paged events, one event's diff, CSV export, chain status."""
+"""Admin tab "Audit log": filtered, keyset-paged events, one event's diff, CSV export, chain status.
+
+Filters apply as they change (text once typing pauses). Summaries and reasons are in plain words;
+the record ids an admin traces events by keep a quieter column of their own.
+"""
 
 from __future__ import annotations
 
@@ -9,22 +13,32 @@ from domain.audit_export import export_csv
 from domain.audit_log import AuditFilter, AuditPage, AuditRow, audit_event, audit_page, chain_status
 from domain.errors import DomainError
 from domain.users import athlete_choices, user_choices
-from ui.components.admin_common import date_input, parse_day, when
+from ui.components.admin_common import DayInput, Latest, live_text, when, when_short
+from ui.components.admin_words import (
+    ACTION_WORDS,
+    field_value_words,
+    field_words,
+    reason_words,
+    record_words,
+    refs_words,
+    summary_words,
+)
 from ui.components.dialogs import titled_dialog
-from ui.components.labels import ACTION_LABELS, summary_text, value_text
+from ui.components.labels import summary_text
 from ui.components.timeago import time_ago
 from ui.session import attempt, in_thread, read, write
 
 PAGE_SIZE = 25
 ALL, SYSTEM = 0, -1
 LEFT = {"align": "left", "headerClasses": "text-left"}
+ONE_LINE = {"classes": "whitespace-nowrap", "headerClasses": "text-left whitespace-nowrap"}
 EVENT_COLUMNS = [
-    {"name": "at", "label": "Time", "field": "at", "classes": "text-no-wrap", **LEFT},
-    {"name": "actor", "label": "Actor", "field": "actor", **LEFT},
+    {"name": "at", "label": "Time (UTC)", "field": "at", **LEFT, **ONE_LINE},
+    {"name": "actor", "label": "By", "field": "actor", **LEFT},
     {"name": "action", "label": "Action", "field": "action", **LEFT},
     {"name": "athlete", "label": "Athlete", "field": "athlete", **LEFT},
-    {"name": "target", "label": "Target", "field": "target", **LEFT},
     {"name": "summary", "label": "Summary", "field": "summary", **LEFT},
+    {"name": "record", "label": "Record", "field": "record", **LEFT},
     {"name": "open", "label": "Open", "field": "seq", **LEFT},
 ]
 CHANGE_COLUMNS = [
@@ -39,6 +53,12 @@ SUMMARY_CELL = """
   <div v-if="props.row.reason" class="mr-muted">Reason: {{ props.row.reason }}</div>
 </q-td>
 """
+RECORD_CELL = """
+<q-td :props="props" class="mr-muted text-sm">
+  <div class="whitespace-nowrap">{{ props.row.record }}</div>
+  <div v-if="props.row.refs">{{ props.row.refs }}</div>
+</q-td>
+"""
 FIELD_CELL = '<q-th :props="props" scope="row">{{ props.value }}</q-th>'
 
 
@@ -47,22 +67,23 @@ class AuditTab:
         self.filters = AuditFilter()
         self.page_data: AuditPage | None = None
         self.checking = False
+        self.latest = Latest()
         self.status = ui.label("Audit chain: not checked yet").classes("font-medium").mark("chain-status")
         self.status.props('role=status aria-live="polite"')
         actors = read(user_choices)
         athletes = read(athlete_choices)
-        with ui.row().classes("items-end gap-2 w-full").mark("audit-filters"):
-            self.actor = ui.select({ALL: "All actors", SYSTEM: "System (no user)", **actors}, value=ALL, label="Actor")
+        with ui.row().classes("items-start gap-2 w-full").mark("audit-filters"):
+            self.actor = ui.select({ALL: "All people", SYSTEM: "System (no user)", **actors}, value=ALL, label="By")
             self.actor.props("dense").classes("w-40")
             self.athlete = ui.select({ALL: "All athletes", **athletes}, value=ALL, label="Athlete")
             self.athlete.props("dense").classes("w-40")
-            self.action = ui.select({"": "All actions", **ACTION_LABELS}, value="", label="Action")
+            self.action = ui.select({"": "All actions", **ACTION_WORDS}, value="", label="Action")
             self.action.props("dense").classes("w-48")
-            self.since = date_input("From")
-            self.until = date_input("Until")
-            self.text = ui.input("Search text").props("dense clearable").classes("w-48")
-            self.text.on("keydown.enter", self.apply)
-            ui.button("Apply", icon="filter_alt", on_click=self.apply).mark("audit-apply")
+            self.since = DayInput("From", on_change=self.apply)
+            self.until = DayInput("Until", on_change=self.apply)
+            self.text = live_text("Search text", self.apply, width="w-48")
+            for select in (self.actor, self.athlete, self.action):
+                select.on_value_change(self.apply)
             ui.button("Export CSV", icon="download", color="brand", on_click=self.export).props("outline")
         self.empty = ui.label("No events match.").classes("mr-muted").mark("audit-empty")
         self.table = self._events_table()
@@ -74,11 +95,12 @@ class AuditTab:
         table = ui.table(columns=EVENT_COLUMNS, rows=[], row_key="seq").props("flat dense wrap-cells")
         table.classes("w-full").mark("audit-table")
         table.add_slot("body-cell-summary", SUMMARY_CELL)
+        table.add_slot("body-cell-record", RECORD_CELL)
         with table.add_slot("header-cell-open"), table.header("open"):
             ui.label("Open").classes("sr-only")
         with table.add_slot("body-cell-open"), table.cell("open"):
             button = ui.button(icon="open_in_new", color="brand").props("flat round dense").mark("audit-open")
-            button.props[":aria-label"] = "'Open event ' + props.row.seq"
+            button.props[":aria-label"] = "'Open event #' + props.row.seq + ': ' + props.row.action"
             button.on("click", lambda event: self.open(int(event.args)), js_handler="() => emit(props.row.seq)")
             button.tooltip("Show before and after")
         return table
@@ -97,12 +119,13 @@ class AuditTab:
 
     async def load(self, *, older_than: int | None = None, newer_than: int | None = None) -> None:
         filters = self.filters
+        ticket = self.latest.ticket()
         outcome = await attempt(
             lambda s, u: audit_page(
                 s, u, filters=filters, older_than=older_than, newer_than=newer_than, page_size=PAGE_SIZE
             ),
         )
-        if outcome.value is not None:
+        if outcome.value is not None and self.latest.is_current(ticket):
             self.show(outcome.value)
 
     def show(self, data: AuditPage) -> None:
@@ -122,8 +145,8 @@ class AuditTab:
             by_system=self.actor.value == SYSTEM,
             athlete_id=self.athlete.value or None,
             action=self.action.value or None,
-            since=parse_day(self.since.value),
-            until=parse_day(self.until.value),
+            since=self.since.day,
+            until=self.until.day,
             text=self.text.value or "",
         )
         await self.load()
@@ -166,16 +189,28 @@ class AuditTab:
         if found.value is None:
             return
         row, changes = found.value
-        with titled_dialog(f"Event #{row.seq}: {ACTION_LABELS.get(row.action, row.action)}", marker="event-dialog"):
-            ui.label(f"{when(row.at)} · by {row.actor} · {row.target}" + (f" · {row.athlete}" if row.athlete else ""))
-            if row.reason:
-                ui.label(f"Reason: {row.reason}")
+        with titled_dialog(f"Event #{row.seq}: {ACTION_WORDS.get(row.action, row.action)}", marker="event-dialog"):
+            ui.label(f"{summary_words(row)}").classes("font-medium")
+            facts = [when(row.at), f"by {row.actor}", record_words(row.target)]
+            if row.athlete:
+                facts.append(f"athlete {row.athlete}")
+            ui.label(" · ".join(facts)).classes("mr-muted")
+            reason = reason_words(row.reason)
+            if reason is not None:
+                ui.label(f"Reason: {reason.text}" + (f" ({reason.refs})" if reason.refs else ""))
             if row.redacted:
                 ui.label("Content was redacted when the memory was deleted for good.").classes("mr-muted")
             if not changes:
                 ui.label("No field changed.").classes("mr-muted")
                 return
-            rows = [{"field": c.field, "before": value_text(c.before), "after": value_text(c.after)} for c in changes]
+            rows = [
+                {
+                    "field": field_words(c.field),
+                    "before": field_value_words(c.field, c.before),
+                    "after": field_value_words(c.field, c.after),
+                }
+                for c in changes
+            ]
             table = ui.table(columns=CHANGE_COLUMNS, rows=rows, row_key="field").props("flat dense wrap-cells")
             table.classes("w-full").mark("event-diff")
             table.add_slot("body-cell-field", FIELD_CELL)
@@ -204,13 +239,15 @@ def chain_text(stored: StoredCheck | None) -> str:
 
 
 def _event_row(row: AuditRow) -> dict[str, object]:
+    reason = reason_words(row.reason)
     return {
         "seq": row.seq,
-        "at": when(row.at),
+        "at": when_short(row.at),
         "actor": row.actor,
-        "action": ACTION_LABELS.get(row.action, row.action),
+        "action": ACTION_WORDS.get(row.action, row.action),
         "athlete": row.athlete or "—",
-        "target": row.target,
-        "summary": summary_text(row.summary),
-        "reason": row.reason or "",
+        "record": record_words(row.target),
+        "refs": refs_words(row),
+        "summary": summary_words(row),
+        "reason": reason.text if reason else "",
     }

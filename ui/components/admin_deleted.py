@@ -1,4 +1,7 @@
-"""Admin tab "Deleted": soft-deleted memories across athletes; restore or delete for good."""
+"""Admin tab "Deleted": soft-deleted memories across athletes; restore or delete permanently.
+
+Filters apply as they change (the text once typing pauses). Every row's controls name the memory
+they act on, for a screen reader; a dialog's bad input is shown at its field."""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ from domain.admin_deleted import DeletedPage, DeletedQuery, delete_permanently, 
 from domain.memories import restore_memory
 from domain.models import User
 from domain.users import athlete_choices
-from ui.components.admin_common import Pager, date_input, parse_day, set_aria_label, when
+from ui.components.admin_common import DayInput, Latest, Pager, attempt_at, day_text, live_text, set_aria_label, when
 from ui.components.dialogs import titled_dialog
 from ui.components.labels import TYPE_SINGULAR
 from ui.components.text import clip
@@ -27,34 +30,37 @@ class DeletedTab:
         self.query = DeletedQuery(page_size=PAGE_SIZE)
         self.selected: set[int] = set()
         self.page_data: DeletedPage | None = None
+        self.latest = Latest()
         athletes = read(athlete_choices)
-        with ui.row().classes("items-end gap-2 w-full").mark("deleted-filters"):
-            self.text = ui.input("Search deleted memories").props("dense clearable").classes("w-64")
-            self.text.on("keydown.enter", self.search)
+        with ui.row().classes("items-start gap-2 w-full").mark("deleted-filters"):
+            self.text = live_text("Search deleted memories", self.search).mark("deleted-search")
             self.athlete = ui.select({ALL: "All athletes", **athletes}, value=ALL, label="Athlete")
-            self.athlete.props("dense").classes("w-44")
-            self.since = date_input("Deleted from")
-            self.until = date_input("Deleted until")
-            ui.button("Search", icon="search", on_click=self.search).mark("deleted-search")
+            self.athlete.props("dense").classes("w-44").on_value_change(self.search)
+            self.since = DayInput("Deleted from", on_change=self.search)
+            self.until = DayInput("Deleted until", on_change=self.search)
         self.results()
         self.pager = Pager(marker="deleted-pager", on_page=self.go_to)
 
     async def load(self) -> None:
         query = self.query
-        self.page_data = data = (await attempt(lambda s, u: list_deleted(s, u, query=query))).value
+        ticket = self.latest.ticket()
+        data = (await attempt(lambda s, u: list_deleted(s, u, query=query))).value
+        if not self.latest.is_current(ticket):
+            return  # a newer choice of filters is on its way
+        self.page_data = data
         visible = {row.memory_id for row in data.rows} if data else set()
         self.selected &= visible
         self.results.refresh()
         if data is not None:
-            status = f"Page {data.page} of {data.pages} · {data.total:,} deleted"
+            status = f"Page {data.page} of {data.pages} · {data.total:,}{'+' if data.capped else ''} deleted"
             self.pager.show(page=data.page, pages=data.pages, status=status)
 
     async def search(self) -> None:
         self.query = DeletedQuery(
             text=self.text.value or "",
             athlete_id=self.athlete.value or None,
-            deleted_from=parse_day(self.since.value),
-            deleted_to=parse_day(self.until.value),
+            deleted_from=self.since.day,
+            deleted_to=self.until.day,
             page=1,
             page_size=PAGE_SIZE,
         )
@@ -94,17 +100,20 @@ class DeletedTab:
                     with ui.row().classes("gap-3 mr-muted text-sm"):
                         ui.label(f"{row.athlete_name} ({row.athlete_username})")
                         ui.label(TYPE_SINGULAR[row.type])
-                        deleted = f"Deleted {time_ago(row.deleted_at)}" if row.deleted_at else "Deleted"
-                        ui.label(f"{deleted} by {row.deleted_by or 'unknown'}").tooltip(when(row.deleted_at))
+                        deleted = f"Deleted {day_text(row.deleted_at)}" if row.deleted_at else "Deleted"
+                        ago = f" ({time_ago(row.deleted_at)})" if row.deleted_at else ""
+                        ui.label(f"{deleted}{ago} by {row.deleted_by or 'unknown'}").tooltip(when(row.deleted_at))
                 with ui.row().classes("gap-1 no-wrap"):
-                    ui.button(
+                    restore = ui.button(
                         "Restore", color="brand", on_click=lambda mid=row.memory_id: self.ask_restore([mid])
                     ).props("flat")
-                    ui.button(
+                    set_aria_label(restore, f"Restore: {clip(row.content)}")
+                    delete = ui.button(
                         "Delete permanently",
                         color="danger",
                         on_click=lambda r=row: self.ask_delete(r.memory_id, r.athlete_username, r.content),
                     ).props("flat")
+                    set_aria_label(delete, f"Delete permanently: {clip(row.content)}")
 
     def toggle(self, memory_id: int, checked: bool) -> None:
         if checked:
@@ -127,10 +136,15 @@ class DeletedTab:
 
         async def restore() -> None:
             reason = reason_input.value
+            fields = {"reason": reason_input}
             if count == 1:
-                done = await attempt(lambda s, u: [restore_memory(s, u, memory_id=memory_ids[0], reason=reason)])
+                done = await attempt_at(
+                    lambda s, u: [restore_memory(s, u, memory_id=memory_ids[0], reason=reason)], fields
+                )
             else:
-                done = await attempt(lambda s, u: restore_selected(s, u, memory_ids=memory_ids, reason=reason))
+                done = await attempt_at(
+                    lambda s, u: restore_selected(s, u, memory_ids=memory_ids, reason=reason), fields
+                )
             if not done.ok:
                 return
             dialog.close()
@@ -156,7 +170,7 @@ class DeletedTab:
                 delete_permanently(session, admin, memory_id=memory_id, typed_username=typed, reason=reason)
                 return True
 
-            if not (await attempt(remove)).ok:
+            if not (await attempt_at(remove, {"confirmation": typed_input, "reason": reason_input})).ok:
                 return
             dialog.close()
             self.selected.discard(memory_id)

@@ -1,4 +1,6 @@
-"""Admin tab "Tokens": the coaching system's API tokens; create one (its secret shown once), revoke one."""
+"""Admin tab "Tokens": the coaching system's API tokens; create one (its secret shown once), revoke one.
+
+A bad name or scope is shown at its field; each Revoke button names its token for a screen reader."""
 
 from __future__ import annotations
 
@@ -10,12 +12,19 @@ from nicegui import ui
 from domain.api_tokens import create_token, list_tokens, revoke_token
 from domain.enums import ApiScope
 from domain.models import ApiToken
-from ui.components.admin_common import when
+from ui.components.admin_common import attempt_at, day_text, set_aria_label, when
 from ui.components.dialogs import titled_dialog
 from ui.components.timeago import time_ago
 from ui.session import attempt
 
 SCOPE_LABELS = {ApiScope.INGEST: "ingest (send notes in)", ApiScope.READ: "read (memories, context)"}
+
+
+def _scope_words(scope: str) -> str:
+    try:
+        return SCOPE_LABELS[ApiScope(scope)]
+    except ValueError:
+        return scope
 
 
 @dataclass(frozen=True)
@@ -33,7 +42,7 @@ class TokenRow:
         return cls(
             token.id,
             token.name,
-            ", ".join(token.scopes),
+            ", ".join(_scope_words(scope) for scope in token.scopes),
             token.created_at,
             token.created_by,
             token.last_used_at,
@@ -58,7 +67,7 @@ class TokensTab:
 
     def _create_form(self) -> None:
         with (
-            ui.expansion("Create token", icon="key").classes("w-full").mark("create-token"),
+            ui.expansion("New token", icon="key").classes("w-full").mark("create-token"),
             ui.row().classes("items-end gap-2 w-full"),
         ):
             self.new_name = ui.input("Token name").props("dense autocomplete=off")
@@ -72,12 +81,19 @@ class TokensTab:
                 .props("dense")
                 .classes("w-72")
             )
-            ui.button("Create", icon="add", on_click=self.create).mark("token-create")
+            self.create_button = ui.button("Create token", icon="add", on_click=self.create).mark("token-create")
 
     async def create(self) -> None:
         name = self.new_name.value or ""
         scopes = [str(s) for s in (self.new_scopes.value or [])]
-        made = await attempt(lambda s, u: (create_token(s, u, name=name, scopes=scopes).secret, name))
+        self.create_button.props("loading")
+        try:
+            made = await attempt_at(
+                lambda s, u: (create_token(s, u, name=name, scopes=scopes).secret, name),
+                {"name": self.new_name, "scopes": self.new_scopes},
+            )
+        finally:
+            self.create_button.props(remove="loading")
         if made.value is None:
             return
         secret, token_name = made.value
@@ -90,9 +106,9 @@ class TokensTab:
             ui.label("Copy it now: it is not shown again.").classes("font-medium")
             field = ui.input("Token", value=secret).props("readonly dense").classes("w-full").mark("token-secret-value")
             with ui.row().classes("justify-end w-full gap-2"):
-                ui.button("Copy", icon="content_copy", color="brand", on_click=lambda: self._copy(field.value)).props(
-                    "flat"
-                )
+                ui.button(
+                    "Copy token", icon="content_copy", color="brand", on_click=lambda: self._copy(field.value)
+                ).props("flat")
                 ui.button("Done", on_click=dialog.close)
 
     @staticmethod
@@ -120,13 +136,19 @@ class TokensTab:
                 ui.label(f"#{row.id} {row.name}").classes("font-medium")
                 with ui.row().classes("gap-3 mr-muted text-sm"):
                     ui.label(f"Scopes: {row.scopes}")
-                    ui.label(f"Created {when(row.created_at)}" + (f" by {row.created_by}" if row.created_by else ""))
+                    created = f"Created {day_text(row.created_at)}" + (
+                        f" by {row.created_by}" if row.created_by else ""
+                    )
+                    ui.label(created).tooltip(when(row.created_at))
                     used = f"Last used {time_ago(row.last_used_at)}" if row.last_used_at else "Never used"
                     ui.label(used).tooltip(when(row.last_used_at))
                     if row.revoked_at:
-                        ui.label(f"Revoked {when(row.revoked_at)}").classes("text-danger")
+                        ui.label(f"Revoked {day_text(row.revoked_at)}").classes("text-danger").tooltip(
+                            when(row.revoked_at)
+                        )
             if row.revoked_at is None:
-                ui.button("Revoke", color="danger", on_click=lambda r=row: self.ask_revoke(r)).props("flat")
+                revoke = ui.button("Revoke", color="danger", on_click=lambda r=row: self.ask_revoke(r)).props("flat")
+                set_aria_label(revoke, f"Revoke: {row.name}")
 
     def ask_revoke(self, row: TokenRow) -> None:
         with titled_dialog(f"Revoke token '{row.name}'?", marker="revoke-dialog") as dialog:

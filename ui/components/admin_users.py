@@ -1,4 +1,7 @@
-"""Admin tab "Users": accounts with role, status and last login; create, reset, disable, change role."""
+"""Admin tab "Users": accounts with role, status and last login; create, reset, disable, change role.
+
+The search applies as the admin types; bad input is shown at the field it is about; every row's
+buttons name the account they act on, for a screen reader."""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ from nicegui import ui
 from domain.enums import Role
 from domain.models import User
 from domain.users import UserPage, change_role, create_user, list_users, reset_password, set_disabled
-from ui.components.admin_common import Pager, when
+from ui.components.admin_common import Latest, Pager, attempt_at, day_text, live_text, set_aria_label, when
 from ui.components.dialogs import titled_dialog
 from ui.components.timeago import time_ago
 from ui.session import attempt
@@ -23,19 +26,21 @@ class UsersTab:
         self.role_filter: Role | None = None
         self.page_number = 1
         self.page_data: UserPage | None = None
+        self.latest = Latest()
         self._create_form()
-        with ui.row().classes("items-end gap-2 w-full").mark("user-filters"):
-            self.search = ui.input("Search users").props("dense clearable").classes("w-64")
-            self.search.on("keydown.enter", self.apply)
+        with ui.row().classes("items-start gap-2 w-full").mark("user-filters"):
+            self.search = live_text("Search users", self.apply).mark("users-search")
             self.role = ui.select({ANY_ROLE: "All roles", **ROLE_LABELS}, value=ANY_ROLE, label="Role")
-            self.role.props("dense").classes("w-36")
-            ui.button("Search", icon="search", on_click=self.apply).mark("users-search")
+            self.role.props("dense").classes("w-36").on_value_change(self.apply)
         self.results()
         self.pager = Pager(marker="users-pager", on_page=self.go_to)
 
     async def load(self) -> None:
         text, role, page = self.text_filter, self.role_filter, self.page_number
+        ticket = self.latest.ticket()
         outcome = await attempt(lambda s, u: list_users(s, u, text=text, role=role, page=page, page_size=PAGE_SIZE))
+        if not self.latest.is_current(ticket):
+            return  # a newer search is on its way
         self.page_data = data = outcome.value
         self.results.refresh()
         if data is not None:
@@ -75,21 +80,24 @@ class UsersTab:
                     ui.label("Disabled" if user.disabled else "Active").classes("text-danger" if user.disabled else "")
                     last = f"Last login {time_ago(user.last_login_at)}" if user.last_login_at else "Never logged in"
                     ui.label(last).tooltip(when(user.last_login_at))
+                    ui.label(f"Since {day_text(user.created_at)}")
             with ui.row().classes("gap-1"):
-                ui.button(
+                reset = ui.button(
                     "Reset password", color="brand", on_click=lambda u=user: self.ask_reset(u.id, u.username)
                 ).props("flat")
-                ui.button(
+                toggle = ui.button(
                     "Enable" if user.disabled else "Disable",
                     color="brand" if user.disabled else "danger",
                     on_click=lambda u=user: self.toggle_disabled(u.id, not u.disabled),
                 ).props("flat")
                 target = Role.ATHLETE if user.role == Role.ADMIN else Role.ADMIN
-                ui.button(
+                role = ui.button(
                     f"Make {ROLE_LABELS[target].lower()}",
                     color="brand",
                     on_click=lambda u=user, r=target: self.set_role(u.id, r),
                 ).props("flat")
+                for button in (reset, toggle, role):
+                    set_aria_label(button, f"{button.text}: {user.username}")
 
     async def toggle_disabled(self, user_id: int, disabled: bool) -> None:
         changed = await attempt(lambda s, u: set_disabled(s, u, user_id=user_id, disabled=disabled).username)
@@ -106,7 +114,7 @@ class UsersTab:
     # Create an account.
     def _create_form(self) -> None:
         with (
-            ui.expansion("Create user", icon="person_add").classes("w-full").mark("create-user"),
+            ui.expansion("New user", icon="person_add").classes("w-full").mark("create-user"),
             ui.row().classes("items-end gap-2 w-full"),
         ):
             self.new_username = ui.input("Username").props("dense autocomplete=off")
@@ -114,14 +122,22 @@ class UsersTab:
             self.new_role = ui.select(ROLE_LABELS, value=Role.ATHLETE, label="Role").props("dense").classes("w-32")
             self.new_password = ui.input("Initial password", password=True, password_toggle_button=True)
             self.new_password.props("dense autocomplete=new-password")
-            ui.button("Create", icon="add", on_click=self.create)
+            self.create_button = ui.button("Create user", icon="add", on_click=self.create).mark("user-create")
 
     async def create(self) -> None:
         username, password = self.new_username.value or "", self.new_password.value or ""
         name, role = self.new_name.value or None, Role(self.new_role.value)
-        created = await attempt(
-            lambda s, u: create_user(s, u, username=username, password=password, role=role, display_name=name).username
-        )
+        fields = {"username": self.new_username, "display_name": self.new_name, "password": self.new_password}
+        self.create_button.props("loading")
+        try:
+            created = await attempt_at(
+                lambda s, u: (
+                    create_user(s, u, username=username, password=password, role=role, display_name=name).username
+                ),
+                fields,
+            )
+        finally:
+            self.create_button.props(remove="loading")
         if not created.ok:
             return
         for field in (self.new_username, self.new_name, self.new_password):
@@ -133,7 +149,11 @@ class UsersTab:
     def ask_reset(self, user_id: int, username: str) -> None:
         async def reset() -> None:
             password = new_password.value or ""
-            done = await attempt(lambda s, u: reset_password(s, u, user_id=user_id, new_password=password).id)
+            done = await attempt_at(
+                lambda s, u: reset_password(s, u, user_id=user_id, new_password=password).id,
+                {"password": new_password},
+                fallback=new_password,
+            )
             if not done.ok:
                 return
             dialog.close()

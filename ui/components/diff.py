@@ -35,14 +35,14 @@ def word_diff(old: str, new: str) -> list[Piece]:
     return [p for p in pieces if p.text]
 
 
-def _type(value: Any) -> str:
+def type_words(value: Any) -> str:
     try:
         return TYPE_SINGULAR[MemoryType(value)]
     except ValueError:
         return str(value)
 
 
-def _confidence(value: Any) -> str:
+def confidence_words(value: Any) -> str:
     try:
         return CONFIDENCE_LABELS[MemoryConfidence(value)]
     except ValueError:
@@ -55,7 +55,7 @@ def field_changes(before: dict[str, Any] | None, after: dict[str, Any] | None) -
         return []
     lines: list[str] = []
     if before.get("type") != after.get("type"):
-        lines.append(f"Type: {_type(before.get('type'))} → {_type(after.get('type'))}")
+        lines.append(f"Type: {type_words(before.get('type'))} → {type_words(after.get('type'))}")
     old_tags, new_tags = list(before.get("tags") or []), list(after.get("tags") or [])
     added = [t for t in new_tags if t not in old_tags]
     removed = [t for t in old_tags if t not in new_tags]
@@ -64,7 +64,9 @@ def field_changes(before: dict[str, Any] | None, after: dict[str, Any] | None) -
     if removed:
         lines.append("Tags removed: " + ", ".join(removed))
     if before.get("confidence") != after.get("confidence"):
-        lines.append(f"Confidence: {_confidence(before.get('confidence'))} → {_confidence(after.get('confidence'))}")
+        lines.append(
+            f"Confidence: {confidence_words(before.get('confidence'))} → {confidence_words(after.get('confidence'))}"
+        )
     if before.get("occurrences") != after.get("occurrences"):
         lines.append(f"Seen: {before.get('occurrences')}× → {after.get('occurrences')}×")
     if before.get("status") != after.get("status"):

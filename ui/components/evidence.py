@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from nicegui import ui
 
 from domain.enums import SourceKind
+from domain.import_marks import is_imported
 from domain.models import Proposal, SourceText
+from ui.components.import_evidence import imported_evidence
 from ui.components.text import mark, span
 from ui.components.timeago import time_ago
 
@@ -62,6 +64,9 @@ def excerpt(text: str, start: int | None, end: int | None, *, context: int = CON
 
 def evidence_block(proposal: Proposal, source: SourceText | None) -> None:
     with ui.column().classes("mr-evidence w-full gap-1"):
+        if source is None and is_imported(proposal):  # from a file (ui.components.import_evidence)
+            imported_evidence(proposal)
+            return
         if source is None and proposal.evidence:
             pattern_evidence(proposal.evidence)
             return

@@ -1,4 +1,7 @@
-"""Search, filters and sort for the memory list. Holds the choices; says when they change."""
+"""Search, filters and sort for the memory list. Holds the choices; says when they change.
+
+The search box sits in the page's sticky header (`FilterBar.search_box`); type is chosen with the
+list's type chips (one type, or all); source, confidence and sort sit above the list."""
 
 from __future__ import annotations
 
@@ -9,9 +12,17 @@ from nicegui import binding, ui
 
 from domain.enums import MemoryConfidence, MemorySource, MemoryType
 from domain.memory_lists import MemoryQuery, SortKey
-from ui.components.labels import CONFIDENCE_LABELS, SOURCE_LABELS, TYPE_LABELS, TYPE_ORDER
+from ui.components.labels import CONFIDENCE_LABELS, SOURCE_LABELS
 
-SORT_LABELS: dict[str, str] = {"updated": "Last updated", "confidence": "Confidence"}
+SORT_LABELS: dict[str, str] = {
+    "updated": "Last updated",
+    "created": "Newest first",
+    "alpha": "A–Z",
+    "seen": "Most seen",
+    "confidence": "Confidence",
+}
+SORT_KEYS: dict[str, SortKey] = {"updated": "updated", "created": "created", "alpha": "alpha", "seen": "seen",
+                                 "confidence": "confidence"}  # fmt: skip
 
 
 @binding.bindable_dataclass
@@ -26,26 +37,16 @@ class MemoryFilters:
     def active(self) -> bool:
         return bool(self.text.strip() or self.types or self.sources or self.confidences)
 
-    def shown_types(self) -> list[MemoryType]:
-        wanted = {MemoryType(t) for t in self.types}
-        return [t for t in TYPE_ORDER if not wanted or t in wanted]
-
-    def query(self, memory_type: MemoryType, *, limit: int, offset: int = 0) -> MemoryQuery:
-        sort: SortKey = "confidence" if self.sort == "confidence" else "updated"
+    def query(self, *, limit: int) -> MemoryQuery:
+        """The list's query: the chosen type (or every type), the other filters, the sort."""
         return MemoryQuery(
-            types=frozenset({memory_type}),
+            types=frozenset(MemoryType(t) for t in self.types),
             sources=frozenset(MemorySource(s) for s in self.sources),
             confidences=frozenset(MemoryConfidence(c) for c in self.confidences),
             text=self.text,
-            sort=sort,
+            sort=SORT_KEYS.get(self.sort, "updated"),
             limit=limit,
-            offset=offset,
         )
-
-
-def filter_bar(filters: MemoryFilters, on_change: Callable[[], Awaitable[None]]) -> Callable[[], Awaitable[None]]:
-    """Build the controls, bound to `filters`; return a function that clears every filter."""
-    return FilterBar(filters, on_change).clear
 
 
 class FilterBar:
@@ -55,30 +56,40 @@ class FilterBar:
         self.filters = filters
         self.on_change = on_change
         self.applied = astuple(filters)
-        with ui.row().classes("mr-filters w-full items-start gap-2"):
-            search = (
-                ui.input("Search memories")
-                .bind_value(filters, "text", forward=lambda value: value or "")
-                .props('dense clearable debounce=300 type=search role="searchbox"')
-                .classes("mr-search")
-                .mark("search")
-            )
-            with search.add_slot("prepend"):
-                ui.icon("search").props('aria-hidden="true"')
-            types = _multi("Type", {t.value: TYPE_LABELS[t] for t in TYPE_ORDER}, (filters, "types"), "filter-type")
+
+    def search_box(self) -> ui.input:
+        search = (
+            ui.input("Search memories")
+            .bind_value(self.filters, "text", forward=lambda value: value or "")
+            .props('dense outlined clearable debounce=300 type=search role="searchbox"')
+            .classes("mr-search")
+            .mark("search")
+        )
+        with search.add_slot("prepend"):
+            ui.icon("search").props('aria-hidden="true"')
+        search.on_value_change(self.changed)
+        return search
+
+    def controls(self) -> None:
+        """Source and confidence filters and the sort, in one wrapping row."""
+        with ui.element("div").classes("mr-filters"):
             sources = _multi(
-                "Source", {s.value: SOURCE_LABELS[s] for s in MemorySource}, (filters, "sources"), "filter-source"
+                "Source", {s.value: SOURCE_LABELS[s] for s in MemorySource}, (self.filters, "sources"), "filter-source"
             )
             confidences = _multi(
                 "Confidence",
                 {c.value: CONFIDENCE_LABELS[c] for c in MemoryConfidence},
-                (filters, "confidences"),
+                (self.filters, "confidences"),
                 "filter-confidence",
             )
-            sort = ui.select(SORT_LABELS, label="Sort by").bind_value(filters, "sort")
-            sort.props("dense").classes("mr-filter").mark("sort")
-        for element in (search, types, sources, confidences, sort):
+            sort = ui.select(SORT_LABELS, label="Sort by").bind_value(self.filters, "sort")
+            sort.props("dense options-dense").classes("mr-filter").mark("sort")
+        for element in (sources, confidences, sort):
             element.on_value_change(self.changed)
+
+    async def choose_type(self, memory_type: str | None) -> None:
+        self.filters.types = [memory_type] if memory_type else []
+        await self.changed()
 
     async def changed(self) -> None:
         """Reload only for a choice not yet applied (clearing changes several fields at once)."""
@@ -98,7 +109,7 @@ def _multi(label: str, options: dict[str, str], bound: tuple[MemoryFilters, str]
     return (
         ui.select(options, label=label, multiple=True)
         .bind_value(*bound, forward=lambda value: list(value or []))
-        .props("dense use-chips")
+        .props("dense options-dense use-chips")
         .classes("mr-filter")
         .mark(marker)
     )

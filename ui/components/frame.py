@@ -28,6 +28,10 @@ def frame(user: User, title: str) -> Iterator[ui.column]:
             ui.link(APP_NAME, "/admin" if user.is_admin else "/").classes("mr-brand text-lg font-semibold")
         with ui.row().classes("items-center gap-1 no-wrap"):
             ui.label(user.display_name).classes("mr-user").mark("current-user")
+            if not user.is_admin:
+                ui.button(icon="manage_accounts", on_click=lambda: ui.navigate.to("/account")).props(
+                    'flat round color=white aria-label="Your account"'
+                ).tooltip("Your account: recently deleted, password").mark("account-link")
             ui.button(icon="dark_mode", on_click=dark.toggle).props(
                 'flat round color=white aria-label="Toggle dark mode"'
             ).tooltip("Toggle dark mode")

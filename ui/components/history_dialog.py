@@ -1,4 +1,5 @@
-"""'History': a memory's versions from the audit log, as diffs, with 'Restore this version'."""
+"""'History': a memory's versions from the audit log, as diffs, with 'Restore this version'; below them,
+each memory this one replaced ("Replaced: …", archived by dedup) with its own history, read only."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 
 from nicegui import ui
 
-from domain import memories
+from domain import memories, replaced
 from domain.errors import DomainError, NotFound
 from domain.memory_writes import CONTENT_FIELDS
 from domain.models import AuditEvent, Memory
@@ -18,23 +19,30 @@ from ui.components.text import Inline, span
 from ui.components.timeago import time_ago
 from ui.session import read, write
 
+RESTORED_FIELDS = tuple(name for name in CONTENT_FIELDS if name != "confidence")
+"""What 'Restore this version' brings back; a restored memory is confirmed by its athlete (domain.confidence)."""
+
 
 def _version(payload: dict[str, Any] | None) -> tuple[Any, ...] | None:
     if not payload or payload.get("redacted") or any(name not in payload for name in CONTENT_FIELDS):
         return None
-    return tuple(tuple(payload[name]) if name == "tags" else payload[name] for name in CONTENT_FIELDS)
+    return tuple(tuple(payload[name]) if name == "tags" else payload[name] for name in RESTORED_FIELDS)
 
 
 def _current(memory: Memory) -> tuple[Any, ...]:
-    return (memory.content, memory.type.value, tuple(memory.tags), memory.confidence.value)
+    return (memory.content, memory.type.value, tuple(memory.tags))
 
 
 def open_history_dialog(memory_id: int, on_restored: Callable[[], Awaitable[None]]) -> None:
     try:
-        memory, events = read(
+        memory, events, older = read(
             lambda s, u: (
                 memories.get_memory(s, u, memory_id=memory_id),
                 memories.memory_history(s, u, memory_id=memory_id),
+                [
+                    (m, memories.memory_history(s, u, memory_id=m.id))
+                    for m in replaced.replaced_by(s, u, memory_id=memory_id)
+                ],
             )
         )
     except NotFound:
@@ -60,9 +68,27 @@ def open_history_dialog(memory_id: int, on_restored: Callable[[], Awaitable[None
         with ui.column().classes("w-full gap-2"):
             for event in reversed(events):
                 _event_card(event, _current(memory), restore)
+        for old, old_events in older:
+            _replaced(old, old_events)
 
 
-def _event_card(event: AuditEvent, current: tuple[Any, ...], restore: Callable[[AuditEvent], Awaitable[None]]) -> None:
+def _replaced(memory: Memory, events: list[AuditEvent]) -> None:
+    """A memory this one replaced (archived): its statement, and its own history, read only."""
+    title = f"Replaced: {memory.content}"
+    with (
+        ui.expansion(title, icon="history").classes("w-full").mark(f"replaced-{memory.id}"),
+        ui.column().classes("w-full gap-2"),
+    ):
+        for event in reversed(events):
+            _event_card(event, None, None)
+
+
+def _event_card(
+    event: AuditEvent,
+    current: tuple[Any, ...] | None,
+    restore: Callable[[AuditEvent], Awaitable[None]] | None,
+) -> None:
+    """One event; with `restore`, a 'Restore this version' for a version other than `current`."""
     with ui.card().classes("mr-card w-full gap-1").props("flat").mark(f"event-{event.seq}"):
         with ui.row().classes("items-baseline gap-2"):
             ui.label(athlete_action_label(event.action)).classes("font-semibold")
@@ -77,7 +103,7 @@ def _event_card(event: AuditEvent, current: tuple[Any, ...], restore: Callable[[
         if event.reason:
             ui.label(event.reason).classes("mr-muted text-sm")
         version = _version(event.after)
-        if version is not None and version != current:
+        if restore is not None and version is not None and version != current:
             ui.button("Restore this version", icon="restore", color="brand", on_click=lambda: restore(event)).props(
                 "flat dense"
             ).classes("self-start").mark("restore-version")

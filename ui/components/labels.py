@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from domain.audit_log import Summary
 from domain.enums import AuditAction, MemoryConfidence, MemorySource, MemoryType
 from ui.components.text import clip
+from ui.components.timeago import time_ago
 
 TYPE_LABELS: dict[MemoryType, str] = {
     MemoryType.INJURY_HISTORY: "Injury history",
@@ -42,10 +44,18 @@ SOURCE_ICONS: dict[MemorySource, str] = {
     MemorySource.MANUAL: "edit_note",
 }
 CONFIDENCE_LABELS: dict[MemoryConfidence, str] = {
+    MemoryConfidence.HIGH: "Confirmed by you",
+    MemoryConfidence.MEDIUM: "Medium confidence",
+    MemoryConfidence.LOW: "Low confidence",
+}
+"""A memory's confidence as its card, filters and History say it: whatever the athlete confirmed, wrote,
+edited or restored is high (domain.confidence); medium and low are memories nobody confirmed yet."""
+PROPOSAL_CONFIDENCE_LABELS: dict[MemoryConfidence, str] = {
     MemoryConfidence.HIGH: "High confidence",
     MemoryConfidence.MEDIUM: "Medium confidence",
     MemoryConfidence.LOW: "Low confidence",
 }
+"""A proposal's confidence: how sure the extraction rules are; nobody has confirmed it yet."""
 CONFIDENCE_COLORS: dict[MemoryConfidence, str] = {
     MemoryConfidence.HIGH: "green-9",
     MemoryConfidence.MEDIUM: "blue-9",
@@ -77,15 +87,18 @@ ACTION_LABELS: dict[AuditAction, str] = {
     AuditAction.PROPOSAL_CONFIRM: "Confirmed proposal",
     AuditAction.PROPOSAL_REJECT: "Rejected proposal",
     AuditAction.PROPOSAL_EXPIRE: "Proposal expired",
+    AuditAction.PROPOSAL_REOPEN: "Reopened proposal",
     AuditAction.USER_CREATE: "Created user",
     AuditAction.USER_DISABLE: "Disabled user",
     AuditAction.USER_ENABLE: "Enabled user",
     AuditAction.USER_ROLE: "Changed role",
     AuditAction.USER_PASSWORD_RESET: "Reset password",
+    AuditAction.USER_PASSWORD_CHANGE: "Changed own password",
     AuditAction.HIDE: "Hidden from coach",
     AuditAction.UNHIDE: "Shown to coach again",
     AuditAction.TOKEN_CREATE: "Created API token",
     AuditAction.TOKEN_REVOKE: "Revoked API token",
+    AuditAction.MERGE: "Merged",
 }
 """The audit log's words for every action, as admins read them."""
 
@@ -101,6 +114,7 @@ ATHLETE_ACTION_LABELS: dict[AuditAction, str] = {
     AuditAction.SUPERSEDE: "Replaced",
     AuditAction.HIDE: "Hidden from your coach",
     AuditAction.UNHIDE: "Shown to your coach again",
+    AuditAction.MERGE: "Merged with another memory",
 }
 """A memory's history as its athlete reads it, in their own terms; other actions use ACTION_LABELS."""
 
@@ -131,3 +145,15 @@ def value_text(value: Any) -> str:
     if isinstance(value, list):
         return ", ".join(str(item) for item in value) if value else "(none)"
     return str(value)
+
+
+HIDDEN_FROM_COACH = "Hidden from your coach"
+NOT_USED_YET = "Not used by your coach yet"
+
+
+def usage_text(count: int, last_at: datetime | None, now: datetime | None = None) -> str:
+    """How often the coach was given a memory, as the athlete reads it on its card."""
+    if count <= 0:
+        return NOT_USED_YET
+    line = f"Used by your coach {count} {'time' if count == 1 else 'times'}"
+    return f"{line}, last {time_ago(last_at, now)}" if last_at is not None else line

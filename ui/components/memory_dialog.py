@@ -11,6 +11,7 @@ from domain import memories
 from domain.errors import DomainError, EditConflict, InvalidInput, NotFound
 from domain.models import Memory
 from domain.schemas import MemoryCreate, MemoryEdit
+from ui.components.busy import busy
 from ui.components.dialogs import titled_dialog
 from ui.components.labels import TYPE_SINGULAR
 from ui.components.memory_form import MemoryForm
@@ -27,8 +28,11 @@ class _ExpectedVersion:
 
 
 def open_add_dialog(on_saved: Saved) -> None:
+    """Add a memory; the type and tags are suggested from the text as it is typed (MemoryForm)."""
+
     async def save() -> None:
         try:
+            await form.settle_type()  # saved with no type picked: the suggestion, if the rules have one
             data = form.parse(MemoryCreate)
             await write(lambda s, u: memories.add_memory(s, u, data=data))
         except InvalidInput as error:
@@ -42,7 +46,7 @@ def open_add_dialog(on_saved: Saved) -> None:
         await on_saved()
 
     with titled_dialog("Add memory", marker="add-dialog") as dialog:
-        form = MemoryForm()  # Enter in Tags makes a chip; Save is the next stop for Tab
+        form = MemoryForm(suggest=True)  # Enter in Tags makes a chip; Save is the next stop for Tab
         _buttons(dialog, save)
 
 
@@ -106,4 +110,5 @@ def open_edit_dialog(memory: Memory, on_saved: Saved) -> None:
 def _buttons(dialog: ui.dialog, save: Callable[[], Awaitable[None]]) -> None:
     with ui.row().classes("w-full justify-end gap-2"):
         ui.button("Cancel", color="meta", on_click=dialog.close).props("flat")
-        ui.button("Save", on_click=save).mark("save")
+        button = ui.button("Save").mark("save")
+        button.on_click(lambda: busy(button, save))

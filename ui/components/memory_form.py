@@ -1,20 +1,29 @@
-"""The fields a memory is written with: Content, Type, Tags. Errors appear at the field."""
+"""The fields a memory is written with: Content, Type, Tags. Errors appear at the field.
+
+With `suggest=True` (the Add dialog) the form reads the content as it is typed with the extraction
+rules (domain.extraction.suggest, in a worker thread, after a pause): until the athlete picks a type
+themselves, the suggested type is preselected; suggested tags are offered as buttons that add them.
+The athlete can change both; a type they picked is never overwritten."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TypeVar
 
-from nicegui import events, ui
+from nicegui import events, run, ui
 from pydantic import BaseModel
 
 from domain.content import MAX_CONTENT
 from domain.enums import MemoryType
 from domain.errors import InvalidInput
+from domain.extraction import suggest
 from domain.schemas import parse
 from ui.components.labels import TYPE_ORDER, TYPE_SINGULAR
+from ui.components.live import Debounced
 
 SchemaT = TypeVar("SchemaT", bound=BaseModel)
+Suggestion = tuple[MemoryType | None, tuple[str, ...]]
+MAX_SUGGESTED_TAGS = 6
 TAGS_HINT = "Optional. Press Enter after each tag, e.g. body:knee, time:morning"
 
 
@@ -24,8 +33,24 @@ def split_tags(texts: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(part for part in parts if part))
 
 
+async def suggestion_for(text: str) -> Suggestion:
+    """The rules' type and tags for `text`, read in a worker thread (the patterns run in linear time,
+    but on a 2,000-character text that is still more than the event loop should spend)."""
+    if not text.strip():
+        return None, ()
+    answer = await run.io_bound(suggest, text)
+    return answer if answer is not None else (None, ())
+
+
 class MemoryForm:
-    def __init__(self, content: str = "", memory_type: MemoryType | None = None, tags: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        content: str = "",
+        memory_type: MemoryType | None = None,
+        tags: Sequence[str] = (),
+        *,
+        suggest: bool = False,
+    ) -> None:
         self.content = (
             ui.textarea("Content", value=content)
             .props(f"autogrow autofocus counter maxlength={MAX_CONTENT}")
@@ -51,6 +76,15 @@ class MemoryForm:
         self.tags.on_value_change(self._split_tags)
         for element in (self.content, self.type, self.tags):
             element.on_value_change(lambda e: self._clear(e.sender))
+        self.type_picked = memory_type is not None  # by the athlete: a suggestion never overrides it
+        self.suggested_type: MemoryType | None = None
+        self._suggesting = False
+        self.type.on_value_change(self._type_changed)
+        self.suggested_tags = ui.row().classes("w-full items-center gap-1").mark("suggested-tags")
+        self.suggested_tags.set_visibility(False)
+        if suggest:
+            self.live = Debounced(lambda: suggestion_for(self.content.value or ""), self.show_suggestion)
+            self.content.on_value_change(self.live.changed)
 
     def values(self) -> dict[str, object]:
         return {
@@ -68,6 +102,51 @@ class MemoryForm:
             if error.field == "type" and values["type"] is None:
                 raise InvalidInput("Type: choose one.", field="type") from None
             raise
+
+    async def settle_type(self) -> None:
+        """Before a save: with no type picked, take the rules' suggestion for the text as it stands."""
+        if self.type.value is None and not self.type_picked:
+            self.show_suggestion(await suggestion_for(self.content.value or ""))
+
+    def show_suggestion(self, suggestion: Suggestion) -> None:
+        memory_type, tags = suggestion
+        self.suggested_type = memory_type
+        if not self.type_picked:
+            self._suggesting = True
+            try:
+                self.type.value = memory_type.value if memory_type is not None else None
+            finally:
+                self._suggesting = False
+            if memory_type is not None:
+                self.type.props["hint"] = "Suggested from your text; change it if it is wrong"
+            else:
+                self.type.props.pop("hint", None)
+            self.type.update()
+        self._offer_tags(tags)
+
+    def _offer_tags(self, tags: Sequence[str]) -> None:
+        offered = [tag for tag in tags if tag not in self.tags.value][:MAX_SUGGESTED_TAGS]
+        self.suggested_tags.clear()
+        self.suggested_tags.set_visibility(bool(offered))
+        if not offered:
+            return
+        with self.suggested_tags:
+            ui.label("Suggested tags:").classes("text-sm mr-muted")
+            for tag in offered:
+                button = ui.button(tag, icon="add", color="brand", on_click=lambda t=tag: self._add_tag(t))
+                button.props("flat dense no-caps").mark("suggested-tag")
+                button.props["aria-label"] = f"Add tag {tag}"
+
+    def _add_tag(self, tag: str) -> None:
+        self.tags.value = split_tags([*self.tags.value, tag])
+        remaining = [b.text for b in self.suggested_tags.descendants() if isinstance(b, ui.button)]
+        self._offer_tags([t for t in remaining if t != tag])
+
+    def _type_changed(self) -> None:
+        if not self._suggesting:
+            self.type_picked = self.type.value is not None
+            self.type.props.pop("hint", None)
+            self.type.update()
 
     def show_error(self, error: InvalidInput) -> None:
         """Put the message at its field (content when the field is not one of ours)."""

@@ -1,67 +1,265 @@
-"""'Memories', grouped by type with counts; each group loads a page at a time ('Show more')."""
+"""'Memories' as one list: type chips with counts that filter it, the other filters and the sort, a
+page at a time ("Show more" continues after the last shown memory), and a selection mode with a
+bar that deletes (undoably), hides from the coach or changes the type of the ticked memories, or
+merges two of them into one (ui/components/merge_dialog.py).
+
+What a load reads, it reads in a worker thread in one unit of work: the first page with the
+per-type counts (`memory_lists.memory_view`, two statements), how often the coach used each
+shown memory (`usage_counts`, one) and when their notes arrived (`source_dates`, one).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import datetime
 
 from nicegui import ui
 from sqlalchemy.orm import Session
 
+from domain.coach_reads import Usage, usage_counts
 from domain.enums import MemoryType
-from domain.memory_lists import MAX_PAGE, MemoryPage, list_memories, list_memories_by_type
-from domain.models import User
-from ui.components.filters import MemoryFilters
-from ui.components.labels import TYPE_ICONS, TYPE_LABELS
-from ui.components.memory_card import MemoryActions, memory_card
-from ui.session import in_thread, read
+from domain.memory_lists import MemoryCursor, MemoryQuery, MemoryView, list_more, memory_view, source_dates
+from domain.models import Memory, User
+from ui.components.busy import busy
+from ui.components.filters import FilterBar, MemoryFilters
+from ui.components.focus import focus_selector
+from ui.components.labels import TYPE_LABELS, TYPE_ORDER, TYPE_SINGULAR
+from ui.components.memory_card import MemoryActions, Selection, memory_card
+from ui.components.merge_dialog import open_merge_dialog
+from ui.session import in_thread, tab_action
 
-PAGE_SIZE = 10
+PAGE_SIZE = 20
+MORE_SIZE = 40
+
+Many = Callable[[list[Memory]], Awaitable[None]]
 
 
-@dataclass
-class _Shown:
-    count: int
+@dataclass(frozen=True)
+class BulkActions:
+    delete: Many
+    hide: Many
+    change_type: Callable[[list[Memory], MemoryType], Awaitable[None]]
+    merged: Callable[[], Awaitable[None]]  # after two were merged into one (the dialog writes)
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A page of memories with what their rows show."""
+
+    items: list[Memory]
+    usage: dict[int, Usage]
+    received: dict[int, datetime]
+
+
+@dataclass(frozen=True)
+class ListData:
+    view: MemoryView
+    rows: Loaded
+
+
+def load_list(session: Session, user: User, query: MemoryQuery) -> ListData:
+    view = memory_view(session, user, query=query)
+    return ListData(view, _rows(session, user, view.items))
+
+
+def _rows(session: Session, user: User, items: list[Memory]) -> Loaded:
+    return Loaded(items, usage_counts(session, user, [m.id for m in items]), source_dates(session, user, items))
+
+
+def _more(session: Session, user: User, query: MemoryQuery, after: MemoryCursor) -> Loaded:
+    return _rows(session, user, list_more(session, user, query=query, after=after))
 
 
 class MemoryList:
     def __init__(
         self,
         filters: MemoryFilters,
+        bar: FilterBar,
         actions: MemoryActions,
+        bulk: BulkActions,
         *,
+        data: ListData,
         on_add: Callable[[], Awaitable[None] | None],
         on_clear_filters: Callable[[], Awaitable[None] | None],
     ) -> None:
         self.filters = filters
+        self.bar = bar
         self.actions = actions
+        self.bulk = bulk
         self.on_add = on_add
         self.on_clear_filters = on_clear_filters
-        self.loaded: dict[MemoryType, int] = {}
-        self.pages: dict[MemoryType, MemoryPage] = read(self._load)
+        self.data = data
+        self.shown: list[Memory] = list(data.rows.items)
+        self.selecting = False
+        self.selected: dict[int, Memory] = {}
+        self.chips()
+        with ui.element("div").classes("mr-list-tools"):
+            bar.controls()
+            self.select_button = (
+                ui.button("Select", icon="checklist", color="brand", on_click=self.toggle_selecting)
+                .props("flat dense no-caps")
+                .mark("select-memories")
+            )
+        self.bulk_bar()
+        self.render()
 
-    def _load(self, session: Session, user: User) -> dict[MemoryType, MemoryPage]:
-        shown = self.filters.shown_types()
-        limits = {t: min(self.loaded.get(t, PAGE_SIZE), MAX_PAGE) for t in shown}
-        query = self.filters.query(shown[0], limit=PAGE_SIZE) if shown else None
-        if query is None:
-            return {}
-        return list_memories_by_type(session, user, query=query, limits=limits)
+    # ---- loading ----
 
-    async def reload(self, *, from_start: bool = False) -> None:
-        if from_start:
-            self.loaded.clear()
-        self.pages = await in_thread(self._load)
+    async def reload(self, *, focus_at: int | None = None) -> None:
+        """Read the first page again; with `focus_at`, move focus to the row now at that place."""
+        query = self.filters.query(limit=max(PAGE_SIZE, min(len(self.shown), 200)))
+        self.data = await in_thread(lambda s, u: load_list(s, u, query))
+        self.shown = list(self.data.rows.items)
+        shown_ids = {m.id for m in self.shown}
+        self.selected = {i: m for i, m in self.selected.items() if i in shown_ids}
+        self.chips.refresh()
+        self.bulk_bar.refresh()
+        self.render.refresh()
+        if focus_at is not None:
+            self.focus_row(focus_at)
+
+    def focus_row(self, index: int) -> bool:
+        """Focus the row at `index` (or the last one); False when the list is empty."""
+        if not self.shown:
+            return False
+        memory = self.shown[min(index, len(self.shown) - 1)]
+        focus_selector(self.select_button.client, f'[data-memory="{memory.id}"]')
+        return True
+
+    def index_of(self, memory: Memory) -> int | None:
+        return next((i for i, m in enumerate(self.shown) if m.id == memory.id), None)
+
+    # ---- type chips ----
+
+    @ui.refreshable_method
+    def chips(self) -> None:
+        counts = self.data.view.counts
+        chosen = self.filters.types[0] if self.filters.types else None
+        with ui.element("div").classes("mr-chips").props('role="group" aria-label="Show memories of type"'):
+            self._chip("All", sum(counts.values()), None, chosen is None, "type-all")
+            for memory_type in TYPE_ORDER:
+                self._chip(
+                    TYPE_LABELS[memory_type],
+                    counts.get(memory_type, 0),
+                    memory_type.value,
+                    chosen == memory_type.value,
+                    f"type-{memory_type.value}",
+                )
+
+    def _chip(self, label: str, count: int, value: str | None, pressed: bool, marker: str) -> None:
+        chip = ui.button(
+            f"{label} ({count})", color=None, on_click=lambda: self.bar.choose_type(None if pressed else value)
+        )
+        chip.props(f'no-caps unelevated dense aria-pressed="{str(pressed).lower()}"').mark(marker)
+        chip.classes("mr-chip" + (" mr-chip-on" if pressed else ""))
+
+    # ---- selection ----
+
+    def toggle_selecting(self) -> None:
+        self.selecting = not self.selecting
+        self.selected.clear()
+        self.select_button.set_text("Done" if self.selecting else "Select")
+        self.bulk_bar.refresh()
+        self.render.refresh()
+
+    def _select(self, memory: Memory, value: bool) -> None:
+        if value:
+            self.selected[memory.id] = memory
+        else:
+            self.selected.pop(memory.id, None)
+        self.bulk_bar.refresh()
+
+    def _select_all(self, value: bool) -> None:
+        self.selected = {m.id: m for m in self.shown} if value else {}
+        self.bulk_bar.refresh()
         self.render.refresh()
 
     @ui.refreshable_method
+    def bulk_bar(self) -> None:
+        if not self.selecting:
+            return
+        count = len(self.selected)
+        chosen = list(self.selected.values())
+        with ui.element("div").classes("mr-bulk").props('role="toolbar" aria-label="Selected memories"'):
+            every = bool(self.shown) and count == len(self.shown)
+            ui.checkbox("All shown", value=every, on_change=lambda e: self._select_all(bool(e.value))).props(
+                "dense"
+            ).mark("memories-select-all")
+            ui.label(f"{count} selected").classes("mr-meta").mark("selected-count")
+            delete = ui.button("Delete", icon="delete_outline", color="danger").props("flat dense no-caps")
+            delete.on_click(lambda: self._bulk(delete, self.bulk.delete(chosen))).mark("bulk-delete")
+            hide = ui.button("Hide from coach", icon="visibility_off", color="meta").props("flat dense no-caps")
+            hide.on_click(lambda: self._bulk(hide, self.bulk.hide(chosen))).mark("bulk-hide")
+            retype = ui.button("Change type", icon="category", color="meta").props("flat dense no-caps")
+            retype.mark("bulk-type")
+            with retype, ui.menu().props('auto-close role="menu"'):
+                for memory_type in TYPE_ORDER:
+                    ui.menu_item(
+                        TYPE_SINGULAR[memory_type],
+                        on_click=lambda t=memory_type: self._bulk(retype, self.bulk.change_type(chosen, t)),
+                    ).props('role="menuitem"').mark(f"bulk-type-{memory_type.value}")
+            merge = ui.button("Merge", icon="merge", color="meta").props("flat dense no-caps").mark("bulk-merge")
+            if count == 2:
+                merge.on_click(lambda: open_merge_dialog(chosen[0], chosen[1], self._merged))
+            merge.set_enabled(count == 2)
+            for button in (delete, hide, retype):
+                button.set_enabled(count > 0)
+
+    async def _merged(self) -> None:
+        self.selected.clear()
+        await self.bulk.merged()
+
+    @tab_action
+    async def _bulk(self, button: ui.button, work: Awaitable[None]) -> None:
+        await busy(button, lambda: work)
+        self.selected.clear()
+        self.bulk_bar.refresh()
+
+    # ---- the list ----
+
+    @ui.refreshable_method
     def render(self) -> None:
-        pages = {t: p for t, p in self.pages.items() if p.total}
-        if not pages:
+        view = self.data.view
+        if not self.shown:
             self._empty()
             return
-        for memory_type, page in pages.items():
-            self._group(memory_type, page)
+        with ui.element("div").classes("mr-memory-list").props('role="list"').mark("memory-list") as rows:
+            for memory in self.shown:
+                self._row(memory, self.data.rows)
+        more: ui.button = ui.button(color="brand").props("flat no-caps").classes("self-center").mark("more-memories")
+        more.on_click(lambda: self.show_more(rows, more))
+        self._update_more(more, view.total)
+
+    def _row(self, memory: Memory, rows: Loaded) -> None:
+        selection = Selection(memory.id in self.selected, self._select) if self.selecting else None
+        memory_card(
+            memory,
+            self.actions,
+            rows.usage.get(memory.id),
+            received_at=rows.received.get(memory.id),
+            selection=selection,
+        )
+
+    def _update_more(self, more: ui.button, total: int) -> None:
+        remaining = total - len(self.shown)
+        more.set_text(f"Show more ({remaining} more)")
+        more.set_visibility(remaining > 0)
+
+    async def show_more(self, rows: ui.element, more: ui.button) -> None:
+        if not self.shown:
+            return
+        query = self.filters.query(limit=MORE_SIZE)
+        after = MemoryCursor.after(self.shown[-1])
+        more.props("loading")
+        loaded = await in_thread(lambda s, u: _more(s, u, query, after))
+        more.props(remove="loading")
+        with rows:
+            for memory in loaded.items:
+                self._row(memory, loaded)
+        self.shown.extend(loaded.items)
+        total = self.data.view.total if loaded.items else len(self.shown)
+        self._update_more(more, total)
 
     def _empty(self) -> None:
         with ui.column().classes("mr-empty w-full items-center gap-2").mark("memories-empty"):
@@ -72,39 +270,5 @@ class MemoryList:
             else:
                 ui.icon("psychology_alt", size="40px").props('aria-hidden="true"')
                 ui.label("Your coach doesn't remember anything about you yet.")
-                ui.label("Add what matters, or confirm what your coach proposes above.").classes("mr-muted text-sm")
+                ui.label("Add what matters, or confirm what your coach proposes.").classes("mr-muted text-sm")
                 ui.button("Add memory", icon="add", on_click=self.on_add)
-
-    def _group(self, memory_type: MemoryType, page: MemoryPage) -> None:
-        shown = _Shown(len(page.items))
-        with ui.column().classes("w-full gap-2").mark(f"group-{memory_type.value}"):
-            with ui.row().classes("items-center gap-2"):
-                ui.icon(TYPE_ICONS[memory_type]).classes("mr-type-icon").props('aria-hidden="true"')
-                ui.label(f"{TYPE_LABELS[memory_type]} ({page.total})").classes("mr-group-title").props(
-                    'role="heading" aria-level="3"'
-                )
-            cards = ui.column().classes("w-full gap-2")
-            with cards:
-                for memory in page.items:
-                    memory_card(memory, self.actions)
-            more = ui.button(color="brand", on_click=lambda: show_more()).props("flat").classes("self-center")
-            more.mark(f"more-{memory_type.value}")
-
-        def update_more() -> None:
-            remaining = page.total - shown.count
-            more.set_text(f"Show more ({remaining} more)")
-            more.set_visibility(remaining > 0)
-
-        async def show_more() -> None:
-            query = self.filters.query(memory_type, limit=PAGE_SIZE * 2, offset=shown.count)
-            next_page = await in_thread(lambda s, u: list_memories(s, u, query=query))
-            with cards:
-                for memory in next_page.items:
-                    memory_card(memory, self.actions)
-            shown.count += len(next_page.items)
-            self.loaded[memory_type] = shown.count
-            if not next_page.items:
-                shown.count = page.total
-            update_more()
-
-        update_more()

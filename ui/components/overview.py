@@ -1,4 +1,4 @@
-"""The overview: memories per type, proposals waiting, and what was learned per week (a chart)."""
+"""What was learned per week (a chart, built only when opened)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,7 @@ from typing import Any
 
 from nicegui import ui
 
-from domain.enums import MemoryType
 from domain.overview import Overview
-from ui.components.labels import TYPE_ICONS, TYPE_LABELS, TYPE_ORDER
 
 AXIS_GREY = "#8a94a3"
 
@@ -49,34 +47,31 @@ def _summary(data: Overview) -> str:
 
 
 class OverviewPanel:
-    def __init__(self, data: Overview) -> None:
-        self.counts: dict[MemoryType, ui.label] = {}
-        with ui.element("section").classes("mr-overview w-full").props('aria-label="Overview"').mark("overview"):
-            with ui.element("div").classes("mr-tiles"):
-                with ui.element("div").classes("mr-tile mr-tile-review"):
-                    ui.icon("pending_actions").props('aria-hidden="true"')
-                    self.pending = ui.label().classes("mr-tile-count").mark("overview-pending")
-                    ui.label("To review").classes("mr-tile-label")
-                for memory_type in TYPE_ORDER:
-                    with ui.element("div").classes("mr-tile"):
-                        ui.icon(TYPE_ICONS[memory_type]).classes("mr-type-icon").props('aria-hidden="true"')
-                        self.counts[memory_type] = (
-                            ui.label().classes("mr-tile-count").mark(f"overview-{memory_type.value}")
-                        )
-                        ui.label(TYPE_LABELS[memory_type]).classes("mr-tile-label")
-            with ui.element("div").classes("mr-card mr-chart-card"):
-                with ui.row().classes("items-baseline justify-between w-full"):
-                    ui.label("Learned per week").classes("font-semibold")
-                    self.summary = ui.label().classes("mr-muted text-sm").mark("overview-summary")
-                self.chart = ui.echart(_chart_options(data), renderer="svg").classes("mr-chart")
-        self.update(data, chart=False)
+    """'Learned per week': a one-line summary; the chart is built when the athlete opens it (the
+    per-type counts are the list's type chips, and the page's tabs carry the totals)."""
 
-    def update(self, data: Overview, *, chart: bool = True) -> None:
-        self.pending.set_text(str(data.pending))
-        for memory_type, label in self.counts.items():
-            label.set_text(str(data.counts.get(memory_type, 0)))
+    def __init__(self, data: Overview) -> None:
+        self.data = data
+        self.chart: ui.echart | None = None
+        with ui.element("section").classes("w-full").props('aria-label="Learned per week"').mark("overview"):
+            self.expansion = (
+                ui.expansion("Learned per week", icon="bar_chart", on_value_change=self._toggled)
+                .classes("mr-card mr-learned w-full")
+                .props("dense-toggle")
+                .mark("learned")
+            )
+            with self.expansion:
+                self.summary = ui.label(_summary(data)).classes("mr-muted text-sm").mark("overview-summary")
+
+    def _toggled(self) -> None:
+        if self.expansion.value and self.chart is None:
+            with self.expansion:
+                self.chart = ui.echart(_chart_options(self.data), renderer="svg").classes("mr-chart")
+
+    def update(self, data: Overview) -> None:
+        self.data = data
         self.summary.set_text(_summary(data))
-        if chart:
+        if self.chart is not None:
             self.chart.options.clear()
             self.chart.options.update(_chart_options(data))
             self.chart.update()

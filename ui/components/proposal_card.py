@@ -9,9 +9,10 @@ from nicegui import ui
 
 from domain.dedup import ConfirmPreview
 from domain.proposals import PendingItem
+from ui.components.busy import busy
 from ui.components.evidence import evidence_block
-from ui.components.labels import CONFIDENCE_COLORS, CONFIDENCE_LABELS, TYPE_ICONS, TYPE_SINGULAR
-from ui.components.memory_card import tag_chips
+from ui.components.labels import CONFIDENCE_COLORS, PROPOSAL_CONFIDENCE_LABELS, TYPE_ICONS, TYPE_SINGULAR
+from ui.components.text import clip
 
 OUTCOME_ICONS = {"new": "fiber_new", "seen_before": "repeat", "replaces": "swap_horiz"}
 
@@ -47,8 +48,21 @@ def outcome_line(preview: ConfirmPreview, on_keep_both: Callable[[bool], None] |
     return None
 
 
-def proposal_card(item: PendingItem, actions: ProposalActions, *, selected: bool) -> ui.checkbox:
-    """Build the card; return its selection checkbox."""
+def tag_chips(tags: list[str]) -> None:
+    for tag in tags:
+        ui.label(tag).classes("mr-tag")
+
+
+@dataclass(frozen=True)
+class CardParts:
+    """What the review needs of a built card: its selection box and its Confirm button (focus goes there)."""
+
+    select: ui.checkbox
+    confirm: ui.button
+
+
+def proposal_card(item: PendingItem, actions: ProposalActions, *, selected: bool) -> CardParts:
+    """Build the card; return its selection checkbox and Confirm button."""
     proposal = item.proposal
     with ui.card().classes("mr-card mr-proposal w-full gap-2").props("flat").mark(f"proposal-{proposal.id}"):
         with ui.row().classes("w-full items-start justify-between no-wrap gap-2"):
@@ -59,24 +73,23 @@ def proposal_card(item: PendingItem, actions: ProposalActions, *, selected: bool
                 .classes("shrink-0")
                 .mark("proposal-select")
             )
+            select.props["aria-label"] = f"Select proposal: {clip(proposal.content)}"  # any text, not a props string
         with ui.row().classes("items-center gap-x-3 gap-y-1 text-sm mr-muted"):
             with ui.row().classes("items-center gap-1 no-wrap"):
                 ui.icon(TYPE_ICONS[proposal.type], size="18px").props('aria-hidden="true"')
                 ui.label(TYPE_SINGULAR[proposal.type])
-            ui.label(CONFIDENCE_LABELS[proposal.confidence]).classes(
+            ui.label(PROPOSAL_CONFIDENCE_LABELS[proposal.confidence]).classes(
                 f"mr-pill text-white bg-{CONFIDENCE_COLORS[proposal.confidence]}"
             )
             tag_chips(proposal.tags)
         evidence_block(proposal, item.source)
         keep_both = outcome_line(item.preview, lambda value: actions.keep_both(proposal.id, value))
         with ui.row().classes("gap-2 mr-actions"):
-            ui.button(
-                "Confirm", icon="check", on_click=lambda: actions.confirm(item, bool(keep_both and keep_both.value))
-            ).mark("proposal-confirm")
+            confirm = ui.button("Confirm", icon="check").mark("proposal-confirm")
+            confirm.on_click(lambda: busy(confirm, lambda: actions.confirm(item, bool(keep_both and keep_both.value))))
             ui.button("Edit", icon="edit", color="brand", on_click=lambda: actions.edit(item)).props("flat").mark(
                 "proposal-edit"
             )
-            ui.button("Reject", icon="close", color="danger", on_click=lambda: actions.reject(item)).props("flat").mark(
-                "proposal-reject"
-            )
-    return select
+            reject = ui.button("Reject", icon="close", color="danger").props("flat").mark("proposal-reject")
+            reject.on_click(lambda: busy(reject, lambda: actions.reject(item)))
+    return CardParts(select, confirm)

@@ -1,4 +1,7 @@
-"""'Edit' on a proposal: change statement, type or tags, see what confirming will do, then 'Confirm'."""
+"""'Edit' on a proposal: change statement, type or tags, see what confirming will do, then 'Confirm'.
+
+"If you confirm" follows the typing: ~300 ms after the athlete pauses, asked in a worker thread, an
+answer overtaken by newer typing dropped (ui.components.live)."""
 
 from __future__ import annotations
 
@@ -7,10 +10,13 @@ from collections.abc import Awaitable, Callable
 from nicegui import ui
 
 from domain import proposals
+from domain.dedup import ConfirmPreview
 from domain.errors import DomainError, InvalidInput
 from domain.proposals import PendingItem
 from domain.schemas import ProposalEdit
+from ui.components.busy import busy
 from ui.components.dialogs import titled_dialog
+from ui.components.live import Debounced
 from ui.components.memory_form import MemoryForm
 from ui.components.proposal_card import outcome_line
 from ui.session import DatabaseTrouble, in_thread, write
@@ -43,17 +49,21 @@ def open_proposal_dialog(item: PendingItem, on_done: Callable[[], Awaitable[None
     def edits() -> ProposalEdit:
         return _only_changes(item, form.parse(ProposalEdit))
 
-    async def update_preview() -> None:
+    async def compute_preview() -> ConfirmPreview | None:
+        """What confirming the fields as they stand would do; None while they do not parse."""
         try:
             wanted = edits()
-            preview = await in_thread(
-                lambda s, u: proposals.preview_confirm(s, u, proposal_id=proposal.id, edits=wanted)
-            )
+            return await in_thread(lambda s, u: proposals.preview_confirm(s, u, proposal_id=proposal.id, edits=wanted))
         except DomainError:
-            return
+            return None
+
+    def show_preview(preview: ConfirmPreview) -> None:
+        chosen = keep.chosen
         outcome.clear()
         with outcome:
             keep.box = outcome_line(preview)
+        if keep.box is not None and chosen:
+            keep.box.value = True  # the athlete's "Keep both" survives their typing
 
     async def confirm() -> None:
         try:
@@ -84,12 +94,15 @@ def open_proposal_dialog(item: PendingItem, on_done: Callable[[], Awaitable[None
 
     with titled_dialog("Edit proposal", marker="proposal-dialog") as dialog:
         form = MemoryForm(proposal.content, proposal.type, proposal.tags)
-        outcome = ui.column().classes("w-full")
+        # Updated as the athlete types (debounced, off the event loop); read out politely.
+        outcome = ui.column().classes("w-full").props('role="status" aria-live="polite"').mark("dialog-outcome")
         with outcome:
             keep.box = outcome_line(item.preview)
-        form.content.on("blur", update_preview)
-        form.tags.on("blur", update_preview)
-        form.type.on_value_change(update_preview)
+        live = Debounced(compute_preview, show_preview)
+        for field in (form.content, form.type, form.tags):
+            field.on_value_change(live.changed)
+        form.tags.on("input-value", live.changed)  # a tag being typed counts too (MemoryForm.typed_tag)
         with ui.row().classes("w-full justify-end gap-2"):
             ui.button("Cancel", color="meta", on_click=dialog.close).props("flat")
-            ui.button("Confirm", icon="check", on_click=confirm).mark("dialog-confirm")
+            button = ui.button("Confirm", icon="check").mark("dialog-confirm")
+            button.on_click(lambda: busy(button, confirm))

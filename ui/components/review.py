@@ -1,4 +1,10 @@
-"""'To review': pending proposals with their count, one by one or a selection at once."""
+"""'To review': pending proposals with their count, one by one or a selection at once.
+
+A reject can be undone for a while (domain.proposals.REOPEN_WINDOW): the section hands the page a
+message and the undo through `on_undoable` (the page shows them in its one undo bar). After a
+confirm or reject, keyboard focus moves to the next proposal's Confirm (the previous one when it was
+the last; the empty state when none is left).
+"""
 
 from __future__ import annotations
 
@@ -11,21 +17,29 @@ from domain import proposals
 from domain.models import User
 from domain.proposals import PendingItem, PendingPage
 from ui import runtime
-from ui.components.proposal_card import ProposalActions, proposal_card
+from ui.components.busy import busy
+from ui.components.focus import focus
+from ui.components.proposal_card import CardParts, ProposalActions, proposal_card
 from ui.components.proposal_dialog import open_proposal_dialog
-from ui.session import attempt, in_thread, read, tab_action
+from ui.components.text import clip
+from ui.session import SessionEnded, attempt, in_thread, read, tab_action
 
 PAGE_SIZE = 10
 MAX_SHOWN = 200  # list_pending's largest page
+Undo = Callable[[], Awaitable[None]]
+Undoable = Callable[[str, Undo], None]
+"""(message, undo): the page shows the message with an Undo button that calls `undo` (ui.components.undo_bar)."""
 
 
 class ReviewSection:
-    def __init__(self, on_decided: Callable[[], Awaitable[None]]) -> None:
+    def __init__(self, on_decided: Callable[[], Awaitable[None]], on_undoable: Undoable | None = None) -> None:
         self.on_decided = on_decided
+        self.on_undoable = on_undoable
         self.limit = PAGE_SIZE
         self.selected: set[int] = set()
         self.keep_both: set[int] = set()
-        self.checkboxes: dict[int, ui.checkbox] = {}
+        self.cards: dict[int, CardParts] = {}
+        self.empty: ui.element | None = None
         self.actions = ProposalActions(
             confirm=self.confirm,
             edit=self.edit,
@@ -33,7 +47,10 @@ class ReviewSection:
             select=self.select,
             keep_both=self.choose_keep_both,
         )
-        self.page = read(self._load)
+        try:
+            self.page = read(self._load)
+        except SessionEnded:  # built after the page (a timer): the tab is already on its way to the login page
+            self.page = PendingPage(items=[], total=0)
 
     def _load(self, session: Session, user: User) -> PendingPage:
         max_age = runtime.current().settings.proposal_max_age
@@ -49,7 +66,8 @@ class ReviewSection:
         shown = {item.proposal.id for item in page.items}
         self.selected &= shown
         self.keep_both = set()  # the cards are new: their "Keep both" boxes start unticked
-        self.checkboxes = {}
+        self.cards = {}
+        self.empty = None
         with ui.row().classes("w-full items-center justify-between gap-2"):
             with ui.row().classes("items-center gap-2"):
                 ui.label("To review").classes("mr-section-title").props('role="heading" aria-level="2"')
@@ -59,15 +77,14 @@ class ReviewSection:
             if page.items:
                 self._bulk_bar()
         if not page.items:
-            with ui.column().classes("mr-empty w-full items-center gap-1").mark("review-empty"):
+            with ui.column().classes("mr-empty w-full items-center gap-1").mark("review-empty") as self.empty:
+                self.empty.props('tabindex="-1"')  # focus lands here after the last decision
                 ui.icon("task_alt", size="40px").classes("text-positive").props('aria-hidden="true"')
                 ui.label("All caught up: nothing is waiting for your review.")
                 ui.label("New suggestions from your notes and messages will appear here.").classes("mr-muted text-sm")
             return
         for item in page.items:
-            self.checkboxes[item.proposal.id] = proposal_card(
-                item, self.actions, selected=item.proposal.id in self.selected
-            )
+            self.cards[item.proposal.id] = proposal_card(item, self.actions, selected=item.proposal.id in self.selected)
         if page.total > len(page.items) and len(page.items) >= MAX_SHOWN:
             ui.label(f"Showing the newest {MAX_SHOWN}; decide on some to see older ones.").classes(
                 "mr-muted text-sm self-center"
@@ -86,14 +103,12 @@ class ReviewSection:
                 .props("dense")
                 .mark("select-all")
             )
-            self.confirm_selected = ui.button("Confirm selected", icon="done_all", on_click=self.confirm_many).mark(
-                "confirm-selected"
-            )
+            self.confirm_selected = ui.button("Confirm selected", icon="done_all").mark("confirm-selected")
+            self.confirm_selected.on_click(lambda: busy(self.confirm_selected, self.confirm_many))
             self.reject_selected = (
-                ui.button("Reject selected", icon="clear_all", color="danger", on_click=self.reject_many)
-                .props("outline")
-                .mark("reject-selected")
+                ui.button("Reject selected", icon="clear_all", color="danger").props("outline").mark("reject-selected")
             )
+            self.reject_selected.on_click(lambda: busy(self.reject_selected, self.reject_many))
 
     def _update_bulk(self) -> None:
         count = len(self.selected)
@@ -103,8 +118,8 @@ class ReviewSection:
         self.reject_selected.set_text(f"Reject selected ({count})" if count else "Reject selected")
 
     def _select_all(self, value: bool) -> None:
-        for checkbox in self.checkboxes.values():
-            checkbox.value = value  # each change calls select()
+        for card in self.cards.values():
+            card.select.value = value  # each change calls select()
 
     def select(self, proposal_id: int, value: bool) -> None:
         if value:
@@ -129,18 +144,56 @@ class ReviewSection:
             ui.notify(message, type="positive")
         await self.on_decided()
 
+    def _neighbours(self, proposal_id: int) -> list[int]:
+        """Where focus goes once `proposal_id` is decided: the proposals after it, then those before it."""
+        ids = [item.proposal.id for item in self.page.items]
+        if proposal_id not in ids:
+            return ids
+        at = ids.index(proposal_id)
+        return ids[at + 1 :] + ids[:at][::-1]
+
+    def _focus_first(self, candidates: list[int]) -> None:
+        for proposal_id in candidates:
+            card = self.cards.get(proposal_id)
+            if card is not None:
+                focus(card.confirm)
+                return
+        if self.empty is not None:
+            focus(self.empty)
+
     @tab_action
     async def confirm(self, item: PendingItem, keep_both: bool) -> None:
         on_conflict: proposals.OnConflict = "keep_both" if keep_both else "replace"
+        after = self._neighbours(item.proposal.id)
         outcome = await attempt(
             lambda s, u: proposals.confirm(s, u, proposal_id=item.proposal.id, on_conflict=on_conflict)
         )
         await self._decided(outcome.ok, f"Confirmed: '{item.proposal.content}'")
+        self._focus_first(after)
 
     @tab_action
     async def reject(self, item: PendingItem) -> None:
+        after = self._neighbours(item.proposal.id)
         outcome = await attempt(lambda s, u: proposals.reject(s, u, proposal_id=item.proposal.id))
-        await self._decided(outcome.ok, f"Rejected: '{item.proposal.content}'")
+        await self._rejected(outcome.ok, [item.proposal.id], f"Rejected: '{clip(item.proposal.content)}'")
+        self._focus_first(after)
+
+    async def _rejected(self, ok: bool, ids: list[int], message: str) -> None:
+        if ok and self.on_undoable is not None:
+            self.on_undoable(message, lambda: self.undo_reject(ids))
+            await self.on_decided()
+            return
+        await self._decided(ok, message)
+
+    async def undo_reject(self, ids: list[int]) -> None:
+        """Bring rejected proposals back to 'To review' (the athlete's own, within the undo window)."""
+        outcome = await attempt(lambda s, u: [proposals.reopen_rejected(s, u, proposal_id=i) for i in ids])
+        if outcome.ok:
+            ui.notify(
+                "Back in To review." if len(ids) > 1 else "Back in To review: you can decide again.", type="positive"
+            )
+        await self.on_decided()
+        self._focus_first(ids)
 
     def edit(self, item: PendingItem) -> None:
         open_proposal_dialog(item, self.on_decided)
@@ -152,10 +205,12 @@ class ReviewSection:
         outcome = await attempt(lambda s, u: proposals.confirm_many(s, u, proposal_ids=ids, keep_both=keep_both))
         self.selected.clear()
         await self._decided(outcome.ok, f"Confirmed {outcome.value} proposals.")
+        self._focus_first([item.proposal.id for item in self.page.items])
 
     @tab_action
     async def reject_many(self) -> None:
         ids = sorted(self.selected)
         outcome = await attempt(lambda s, u: proposals.reject_many(s, u, proposal_ids=ids))
         self.selected.clear()
-        await self._decided(outcome.ok, f"Rejected {outcome.value} proposals.")
+        await self._rejected(outcome.ok, ids, f"Rejected {outcome.value} proposals.")
+        self._focus_first([item.proposal.id for item in self.page.items])

@@ -1,10 +1,15 @@
-"""A notification with 'Undo' that stays for 10 seconds (a snackbar reachable with Tab)."""
+"""A notification with 'Undo' that stays for 10 seconds (a snackbar reachable with Tab).
+
+It sits at the bottom centre; the app's toasts are lifted above it (assets/app.css), so a toast
+never covers Undo."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
 from nicegui import ui
+
+from ui.components.focus import focus
 
 UNDO_SECONDS = 10.0
 
@@ -16,8 +21,11 @@ class UndoBar:
             ui.element("div").classes("mr-undo").props('role="status" aria-live="polite"').mark("undo-bar") as self.bar
         ):
             self.message = ui.label("").classes("mr-undo-text")
-            ui.button("Undo", color="amber-4", on_click=self._undo).props("flat").classes("text-weight-bold").mark(
-                "undo"
+            self.undo_button = (
+                ui.button("Undo", color="amber-4", on_click=self._undo)
+                .props("flat")
+                .classes("text-weight-bold")
+                .mark("undo")
             )
             ui.button(icon="close", on_click=self.hide).props('flat round dense color=white aria-label="Dismiss"')
         self.bar.set_visibility(False)
@@ -31,6 +39,10 @@ class UndoBar:
             self.timer.cancel()
         with self.bar:  # not in the caller's context: that card may be gone after the refresh
             self.timer = ui.timer(UNDO_SECONDS, self.hide, once=True)
+
+    def focus(self) -> None:
+        """Put keyboard focus on Undo (after a delete left no row to move to)."""
+        focus(self.undo_button)
 
     def hide(self) -> None:
         self._on_undo = None

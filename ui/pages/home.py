@@ -1,38 +1,67 @@
-"""/: the Context page. The athlete sees, reviews and corrects what the coach remembers."""
+"""/: the Context page. The athlete sees, reviews and corrects what the coach remembers.
+
+Layout: a title row (Add memory, download/import), "What my coach sees", then a sticky header with
+the search box and two tabs, "To review (N)" and "Memories (N)" (the tab is kept in the URL as
+`?view=review|memories`), and the chosen view under it. The page's data is read in a worker thread
+before anything is built; only the chosen view is built with the page, the other one a moment
+after the browser has connected.
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from nicegui import ui
 from sqlalchemy.orm import Session
 
-from domain import memories
-from domain.enums import Role
+from domain import coach_context, memories
+from domain.enums import MemoryType, Role
+from domain.errors import DomainError
 from domain.models import Memory, User
 from domain.overview import Overview, overview
+from domain.schemas import MemoryEdit
 from ui import runtime
-from ui.components.filters import MemoryFilters, filter_bar
+from ui.components.coach_panel import CoachPanel
+from ui.components.data_transfer import transfer_buttons
+from ui.components.filters import FilterBar, MemoryFilters
 from ui.components.frame import frame
 from ui.components.history_dialog import open_history_dialog
+from ui.components.labels import TYPE_SINGULAR
 from ui.components.memory_card import MemoryActions
 from ui.components.memory_dialog import open_add_dialog, open_edit_dialog
-from ui.components.memory_list import MemoryList
+from ui.components.memory_list import PAGE_SIZE, BulkActions, ListData, MemoryList, load_list
 from ui.components.overview import OverviewPanel
 from ui.components.review import ReviewSection
 from ui.components.text import clip
 from ui.components.undo_bar import UndoBar
 from ui.pages.guard import page_user
-from ui.session import attempt, in_thread, read, tab_action
+from ui.session import SessionEnded, attempt, in_thread, tab_action
 
 MAX_ID = 2**63 - 1
+VIEWS = ("memories", "review")
+DEFAULT_VIEW = "memories"
+
+
+@dataclass(frozen=True)
+class PageData:
+    overview: Overview
+    memories: ListData
+
+
+def _overview(session: Session, user: User) -> Overview:
+    return overview(session, user, proposal_max_age=runtime.current().settings.proposal_max_age)
 
 
 @ui.page("/")
-def context_page(memory: str | None = None) -> None:
+async def context_page(memory: str | None = None, view: str | None = None) -> None:
     user = page_user(Role.ATHLETE)
     if user is None:
         return
+    filters = MemoryFilters()
+    query = filters.query(limit=PAGE_SIZE)
+    data = await in_thread(lambda s, u: PageData(_overview(s, u), load_list(s, u, query)))
     with frame(user, "Your memory"):
-        page = ContextPage()
+        page = ContextPage(filters, data, view if view in VIEWS else DEFAULT_VIEW)
     if memory is not None:  # a link to one memory opens its history (only one's own: others are "not found")
         memory_id = int(memory) if memory.isascii() and memory.isdigit() else 0
         if 1 <= memory_id <= MAX_ID:
@@ -42,35 +71,112 @@ def context_page(memory: str | None = None) -> None:
 
 
 class ContextPage:
-    def __init__(self) -> None:
-        self.filters = MemoryFilters()
+    def __init__(self, filters: MemoryFilters, data: PageData, view: str) -> None:
+        self.filters = filters
+        self.bar = FilterBar(filters, self.filters_changed)
+        self.review: ReviewSection | None = None
         with ui.row().classes("w-full items-center justify-between gap-2"):
             ui.label("What your coach remembers").classes("text-2xl font-semibold").props(
                 'role="heading" aria-level="1"'
             )
-            ui.button("Add memory", icon="add", on_click=self.add).mark("add-memory")
-        self.overview = OverviewPanel(read(self._overview))
-        with ui.element("section").classes("mr-section mr-review w-full").props('aria-label="To review"'):
-            self.review = ReviewSection(on_decided=self.changed)
-            self.review.render()
-        with ui.element("section").classes("mr-section w-full").props('aria-label="Memories"').mark("memories"):
-            ui.label("Memories").classes("mr-section-title").props('role="heading" aria-level="2"')
-            clear_filters = filter_bar(self.filters, lambda: self.memories.reload(from_start=True))
-            actions = MemoryActions(edit=self.edit, delete=self.delete, history=lambda m: self.history(m.id))
-            self.memories = MemoryList(self.filters, actions, on_add=self.add, on_clear_filters=clear_filters)
-            self.memories.render()
+            with ui.element("div").classes("mr-title-actions"):
+                transfer_buttons(on_imported=self.changed)  # Download my memory, Import (ui.components.data_transfer)
+                ui.button("Add memory", icon="add", on_click=self.add).mark("add-memory")
+        self.coach = CoachPanel(open_memory=self.history)  # What my coach sees (ui.components.coach_panel)
+        with ui.element("div").classes("mr-sticky").mark("sticky-header"):
+            self.bar.search_box()
+            tabs = ui.tabs().props("dense no-caps inline-label align=left")
+            with tabs.classes("mr-tabs").mark("views"):
+                with ui.tab("review", label="To review", icon="pending_actions").mark("tab-review"):
+                    self.pending = ui.label().classes("mr-count mr-count-review").mark("overview-pending")
+                with ui.tab("memories", label="Memories", icon="psychology").mark("tab-memories"):
+                    self.total = ui.label().classes("mr-count").mark("overview-memories")
+        tabs.value = view  # a tab's name (Quasar's model); set once the tabs exist, before anyone listens
+        tabs.on_value_change(self.view_changed)
+        self.tabs = tabs
+        with ui.tab_panels(tabs, value=view).props("animated=false").classes("mr-panels w-full"):
+            with ui.tab_panel("review").classes("mr-panel"):
+                self.review_section = (
+                    ui.element("section").classes("mr-section mr-review w-full").props('aria-label="To review"')
+                )
+            with (
+                ui.tab_panel("memories").classes("mr-panel"),
+                ui.element("section").classes("mr-section w-full").props('aria-label="Memories"').mark("memories"),
+            ):
+                ui.label("Memories").classes("mr-sr-only").props('role="heading" aria-level="2"')
+                actions = MemoryActions(
+                    edit=self.edit,
+                    delete=self.delete,
+                    history=lambda m: self.history(m.id),
+                    toggle_hidden=self.toggle_hidden,
+                )
+                bulk = BulkActions(
+                    delete=self.delete_many,
+                    hide=self.hide_many,
+                    change_type=self.change_type,
+                    merged=self.memories_changed,
+                )
+                self.memories = MemoryList(
+                    filters,
+                    self.bar,
+                    actions,
+                    bulk,
+                    data=data.memories,
+                    on_add=self.add,
+                    on_clear_filters=self.clear_filters,
+                )
+                self.learned = OverviewPanel(data.overview)
+        self.counts(data.overview)
         self.undo = UndoBar()
+        if view == "review":
+            self._build_review()
+        else:  # the other view is not on screen: built once the browser shows this one
+            ui.timer(0.05, self._build_review, once=True)
 
-    @staticmethod
-    def _overview(session: Session, user: User) -> Overview:
-        return overview(session, user, proposal_max_age=runtime.current().settings.proposal_max_age)
+    def _build_review(self) -> None:
+        if self.review is not None:
+            return
+        with self.review_section:
+            try:
+                self.review = ReviewSection(on_decided=self.changed, on_undoable=self.undo.show)
+            except SessionEnded:
+                return  # logged out meanwhile: the tab is on its way to the login page
+            except DomainError as error:
+                ui.notify(str(error), type="negative")
+                return
+            self.review.render()
 
-    async def memories_changed(self) -> None:
-        self.overview.update(await in_thread(self._overview))
+    def counts(self, data: Overview) -> None:
+        self.pending.set_text(str(data.pending))
+        self.pending.props["aria-label"] = f"{data.pending} waiting"
+        total = sum(data.counts.values())
+        self.total.set_text(str(total))
+
+    def view_changed(self) -> None:
+        ui.navigate.history.replace(f"/?view={self.tabs.value}")
+        if self.tabs.value == "review":
+            self._build_review()
+
+    async def filters_changed(self) -> None:
+        if self.tabs.value != "memories":  # a search shows its results
+            self.tabs.set_value("memories")
         await self.memories.reload()
 
+    async def clear_filters(self) -> None:
+        await self.bar.clear()
+
+    async def memories_changed(self, *, focus_at: int | None = None) -> None:
+        data = await in_thread(_overview)
+        self.counts(data)
+        self.learned.update(data)
+        await self.memories.reload(focus_at=focus_at)
+        if focus_at is not None and not self.memories.shown:
+            self.undo.focus()
+        await self.coach.reload()
+
     async def changed(self) -> None:
-        await self.review.reload()
+        if self.review is not None:
+            await self.review.reload()
         await self.memories_changed()
 
     def add(self) -> None:
@@ -84,11 +190,28 @@ class ContextPage:
 
     @tab_action
     async def delete(self, memory: Memory) -> None:
+        at = self.memories.index_of(memory)
         outcome = await attempt(
             lambda s, u: memories.delete_memory(s, u, memory_id=memory.id, expected_version=memory.version)
         )
         if outcome.ok:
             self.undo.show(f"Deleted '{clip(memory.content)}'", lambda: self.undo_delete(memory))
+        await self.memories_changed(focus_at=at if outcome.ok else None)
+
+    @tab_action
+    async def toggle_hidden(self, memory: Memory) -> None:
+        """Hide a memory from the coach, or show it again; it stays on the page either way."""
+        hidden = not memory.hidden_from_coach
+        outcome = await attempt(
+            lambda s, u: coach_context.set_hidden(
+                s, u, memory_id=memory.id, hidden=hidden, expected_version=memory.version
+            )
+        )
+        if outcome.ok:
+            if hidden:
+                ui.notify(f"Hidden from your coach: '{clip(memory.content)}'", type="positive")
+            else:
+                ui.notify(f"Your coach can see '{clip(memory.content)}' again", type="positive")
         await self.memories_changed()
 
     async def undo_delete(self, memory: Memory) -> None:
@@ -96,3 +219,46 @@ class ContextPage:
         if outcome.ok:
             ui.notify(f"Brought back '{clip(memory.content)}'", type="positive")
         await self.memories_changed()
+
+    # ---- on a selection: one write for all of them (all or nothing) ----
+
+    async def delete_many(self, chosen: list[Memory]) -> None:
+        pairs = [(m.id, m.version) for m in chosen]
+        outcome = await attempt(
+            lambda s, u: [memories.delete_memory(s, u, memory_id=i, expected_version=v) for i, v in pairs]
+        )
+        if outcome.ok:
+            ids = [i for i, _ in pairs]
+            self.undo.show(_count_text("Deleted", len(ids)), lambda: self.undo_delete_many(ids))
+        await self.memories_changed()
+
+    async def undo_delete_many(self, ids: list[int]) -> None:
+        outcome = await attempt(lambda s, u: [memories.undo_delete(s, u, memory_id=i) for i in ids])
+        if outcome.ok:
+            ui.notify(_count_text("Brought back", len(ids)), type="positive")
+        await self.memories_changed()
+
+    async def hide_many(self, chosen: list[Memory]) -> None:
+        pairs = [(m.id, m.version) for m in chosen if not m.hidden_from_coach]
+        outcome = await attempt(
+            lambda s, u: [
+                coach_context.set_hidden(s, u, memory_id=i, hidden=True, expected_version=v) for i, v in pairs
+            ]
+        )
+        if outcome.ok:
+            ui.notify(_count_text("Hidden from your coach:", len(chosen)), type="positive")
+        await self.memories_changed()
+
+    async def change_type(self, chosen: list[Memory], memory_type: MemoryType) -> None:
+        pairs = [(m.id, m.version) for m in chosen if m.type != memory_type]
+        change = MemoryEdit(type=memory_type)
+        outcome = await attempt(
+            lambda s, u: [memories.edit_memory(s, u, memory_id=i, changes=change, expected_version=v) for i, v in pairs]
+        )
+        if outcome.ok:
+            ui.notify(f"{_count_text('Moved', len(chosen))} to {TYPE_SINGULAR[memory_type]}", type="positive")
+        await self.memories_changed()
+
+
+def _count_text(verb: str, count: int) -> str:
+    return f"{verb} {count} {'memory' if count == 1 else 'memories'}"
