@@ -81,6 +81,7 @@ class AuditAction(StrEnum):
     TOKEN_CREATE = "token_create"
     TOKEN_REVOKE = "token_revoke"
     MERGE = "merge"  # two memories made one: the kept one (the other is superseded)
+    CONFIRM_UNDO = "confirm_undo"  # the athlete's Undo of their own confirm: a memory back as it was
 
 
 REMOVAL_ACTIONS = frozenset({AuditAction.HARD_DELETE, AuditAction.PURGE})

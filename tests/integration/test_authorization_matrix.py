@@ -41,6 +41,7 @@ from domain import (
     audit_log,
     coach_context,
     coach_reads,
+    confirm_undo,
     export_data,
     exports,
     imports,
@@ -272,6 +273,12 @@ proposals.reject_many                    rejected      D  I  N  D  D  D  D  D
 proposals.reopen_rejected                pending       D  I  N  D  D  D  D  D
 proposals.reopen_rejected                confirmed     D  I  N  D  D  D  D  D
 proposals.reopen_rejected                rejected      D  V  N  D  D  D  D  D
+confirm_undo.undo_confirm                pending       D  I  N  D  D  D  D  D
+confirm_undo.undo_confirm                confirmed     D  V  N  D  D  D  D  D
+confirm_undo.undo_confirm                rejected      D  I  N  D  D  D  D  D
+confirm_undo.undo_confirm_many           pending       D  I  N  D  D  D  D  D
+confirm_undo.undo_confirm_many           confirmed     D  -  N  D  D  D  D  D
+confirm_undo.undo_confirm_many           rejected      D  I  N  D  D  D  D  D
 # the athlete's overview, Recently deleted and account
 overview.overview                        active        D  -  -  D  D  D  D  D
 overview.overview                        soft-deleted  D  -  -  D  D  D  D  D
@@ -739,6 +746,12 @@ OPERATIONS: dict[str, Operation] = {
     ),
     "proposals.reopen_rejected": Operation(
         lambda s, a, c: proposals.reopen_rejected(s, a, proposal_id=c.proposal_id), PROPOSAL_TARGETS
+    ),
+    "confirm_undo.undo_confirm": Operation(
+        lambda s, a, c: confirm_undo.undo_confirm(s, a, proposal_id=c.proposal_id), PROPOSAL_TARGETS
+    ),
+    "confirm_undo.undo_confirm_many": Operation(
+        lambda s, a, c: confirm_undo.undo_confirm_many(s, a, proposal_ids=[c.proposal_id]), PROPOSAL_TARGETS
     ),
     # the athlete's other pages
     "overview.overview": Operation(lambda s, a, c: overview.overview(s, a), ALL_TARGETS, listing=True),

@@ -151,7 +151,7 @@ async def test_edit_then_confirm_saves_the_athletes_wording(user: User, app_data
             set_value(user, "field-type", MemoryType.PREFERENCE.value)
             set_value(user, "field-tags", ["context:swimming, time:friday"])  # one chip pasted: split at the comma
             user.find(marker="dialog-confirm").click()
-        await user.should_see("Confirmed.")
+        await user.should_see("Confirmed: 'Swims every Friday to recover'")
         decided = proposal(engine, new)
         assert decided.status == ProposalStatus.CONFIRMED
         with unit_of_work(engine, read_only=True) as session:

@@ -15,6 +15,7 @@ from tests.ui.conftest import log_in
 from tests.ui.context_support import (
     NEW,
     REPLACES,
+    SEEN_BEFORE,
     add_proposals,
     database,
     eventually,
@@ -84,6 +85,54 @@ async def test_a_reject_can_be_undone_from_the_undo_bar(user: User, app_database
         await user.should_see("Back in To review: you can decide again.")
         await user.should_see(marker=f"proposal-{new}")
         assert proposal(engine, new).status == ProposalStatus.PENDING
+
+
+async def test_a_confirm_that_replaced_a_memory_is_undone_from_the_pages_undo_bar(
+    user: User, app_database: str
+) -> None:
+    with database(app_database) as engine:
+        (replaces,) = add_proposals(engine, "alex", [REPLACES])
+        old = memory_by_content(engine, "alex", "Occasional knee soreness")
+        await open_review(user)
+        with user.scope(marker=f"proposal-{replaces}"):
+            user.find(marker="proposal-confirm").click()
+        await user.should_see("Confirmed: 'Left knee pain after long runs'")
+        await user.should_not_see(marker=f"proposal-{replaces}")
+        assert memory_by_content(engine, "alex", "Occasional knee soreness").status == MemoryStatus.ARCHIVED
+        user.find(marker="undo").click()
+        await user.should_see("Confirm undone: back in To review.")
+        await user.should_see(marker=f"proposal-{replaces}")
+        assert proposal(engine, replaces).status == ProposalStatus.PENDING
+        back = memory_by_content(engine, "alex", "Occasional knee soreness")
+        assert (back.id, back.status) == (old.id, MemoryStatus.ACTIVE)
+        with user.scope(marker=f"proposal-{replaces}"):  # and the card says again what confirming would do
+            await user.should_see("Occasional knee soreness")
+
+
+async def test_a_confirm_from_the_edit_dialog_and_a_selection_can_be_undone(user: User, app_database: str) -> None:
+    with database(app_database) as engine:
+        new, seen = add_proposals(engine, "alex", [NEW, SEEN_BEFORE])
+        count_before = memory_by_content(engine, "alex", "Prefers morning runs").occurrences
+        await open_review(user)
+        with user.scope(marker=f"proposal-{new}"):
+            user.find(marker="proposal-edit").click()
+        with user.scope(marker="proposal-dialog"):
+            user.find(marker="dialog-confirm").click()
+        await user.should_see("Confirmed: 'Swims on Fridays to recover'")
+        user.find(marker="undo").click()
+        await user.should_see(marker=f"proposal-{new}")
+        assert proposal(engine, new).status == ProposalStatus.PENDING
+        for proposal_id in (new, seen):
+            with user.scope(marker=f"proposal-{proposal_id}"):
+                user.find(marker="proposal-select").click()
+        user.find(marker="confirm-selected").click()
+        await user.should_see("Confirmed 2 proposals.")
+        assert memory_by_content(engine, "alex", "Prefers morning runs").occurrences == count_before + 1
+        user.find(marker="undo").click()
+        await user.should_see("Confirm undone: back in To review.")
+        await user.should_see(marker=f"proposal-{seen}")
+        assert [proposal(engine, i).status for i in (new, seen)] == [ProposalStatus.PENDING] * 2
+        assert memory_by_content(engine, "alex", "Prefers morning runs").occurrences == count_before
 
 
 async def test_without_an_undo_bar_a_reject_is_still_reported(user: User, app_database: str) -> None:

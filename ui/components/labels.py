@@ -99,6 +99,7 @@ ACTION_LABELS: dict[AuditAction, str] = {
     AuditAction.TOKEN_CREATE: "Created API token",
     AuditAction.TOKEN_REVOKE: "Revoked API token",
     AuditAction.MERGE: "Merged",
+    AuditAction.CONFIRM_UNDO: "Undid confirm",
 }
 """The audit log's words for every action, as admins read them."""
 
@@ -115,6 +116,7 @@ ATHLETE_ACTION_LABELS: dict[AuditAction, str] = {
     AuditAction.HIDE: "Hidden from your coach",
     AuditAction.UNHIDE: "Shown to your coach again",
     AuditAction.MERGE: "Merged with another memory",
+    AuditAction.CONFIRM_UNDO: "Back as it was (you undid a confirm)",
 }
 """A memory's history as its athlete reads it, in their own terms; other actions use ACTION_LABELS."""
 

@@ -19,6 +19,7 @@ from ui.components.dialogs import titled_dialog
 from ui.components.live import Debounced
 from ui.components.memory_form import MemoryForm
 from ui.components.proposal_card import outcome_line
+from ui.components.text import clip
 from ui.session import DatabaseTrouble, in_thread, write
 
 
@@ -42,7 +43,12 @@ class _KeepBoth:
         return self.box is not None and bool(self.box.value)
 
 
-def open_proposal_dialog(item: PendingItem, on_done: Callable[[], Awaitable[None]]) -> None:
+def open_proposal_dialog(
+    item: PendingItem,
+    on_done: Callable[[], Awaitable[None]],
+    on_confirmed: Callable[[str], None] | None = None,
+) -> None:
+    """`on_confirmed` gets the message to show once the proposal is confirmed (the page's undo bar)."""
     proposal = item.proposal
     keep = _KeepBoth()
 
@@ -88,7 +94,11 @@ def open_proposal_dialog(item: PendingItem, on_done: Callable[[], Awaitable[None
         except DomainError as error:
             ui.notify(str(error), type="negative")
         else:
-            ui.notify("Confirmed.", type="positive")
+            message = f"Confirmed: '{clip(wanted.content or proposal.content)}'"
+            if on_confirmed is not None:
+                on_confirmed(message)
+            else:
+                ui.notify(message, type="positive")
         dialog.close()
         await on_done()
 

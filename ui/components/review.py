@@ -1,7 +1,8 @@
 """'To review': pending proposals with their count, one by one or a selection at once.
 
-A reject can be undone for a while (domain.proposals.REOPEN_WINDOW): the section hands the page a
-message and the undo through `on_undoable` (the page shows them in its one undo bar). After a
+A confirm or a reject can be undone for a while (domain.proposals.REOPEN_WINDOW,
+domain.confirm_undo): the section hands the page a message and the undo through `on_undoable` (the
+page shows them in its one undo bar). After a
 confirm or reject, keyboard focus moves to the next proposal's Confirm (the previous one when it was
 the last; the empty state when none is left).
 """
@@ -13,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from nicegui import ui
 from sqlalchemy.orm import Session
 
-from domain import proposals
+from domain import confirm_undo, proposals
 from domain.models import User
 from domain.proposals import PendingItem, PendingPage
 from ui import runtime
@@ -139,11 +140,6 @@ class ReviewSection:
         self.limit += PAGE_SIZE * 2
         await self.reload()
 
-    async def _decided(self, ok: bool, message: str) -> None:
-        if ok:
-            ui.notify(message, type="positive")
-        await self.on_decided()
-
     def _neighbours(self, proposal_id: int) -> list[int]:
         """Where focus goes once `proposal_id` is decided: the proposals after it, then those before it."""
         ids = [item.proposal.id for item in self.page.items]
@@ -168,22 +164,36 @@ class ReviewSection:
         outcome = await attempt(
             lambda s, u: proposals.confirm(s, u, proposal_id=item.proposal.id, on_conflict=on_conflict)
         )
-        await self._decided(outcome.ok, f"Confirmed: '{item.proposal.content}'")
+        ids = [item.proposal.id]
+        await self._undoable(outcome.ok, f"Confirmed: '{clip(item.proposal.content)}'", lambda: self.undo_confirm(ids))
         self._focus_first(after)
 
     @tab_action
     async def reject(self, item: PendingItem) -> None:
         after = self._neighbours(item.proposal.id)
         outcome = await attempt(lambda s, u: proposals.reject(s, u, proposal_id=item.proposal.id))
-        await self._rejected(outcome.ok, [item.proposal.id], f"Rejected: '{clip(item.proposal.content)}'")
+        ids = [item.proposal.id]
+        await self._undoable(outcome.ok, f"Rejected: '{clip(item.proposal.content)}'", lambda: self.undo_reject(ids))
         self._focus_first(after)
 
-    async def _rejected(self, ok: bool, ids: list[int], message: str) -> None:
-        if ok and self.on_undoable is not None:
-            self.on_undoable(message, lambda: self.undo_reject(ids))
-            await self.on_decided()
-            return
-        await self._decided(ok, message)
+    async def _undoable(self, ok: bool, message: str, undo: Undo) -> None:
+        if ok:
+            self.offer_undo(message, undo)
+        await self.on_decided()
+
+    def offer_undo(self, message: str, undo: Undo) -> None:
+        if self.on_undoable is not None:
+            self.on_undoable(message, undo)
+        else:
+            ui.notify(message, type="positive")
+
+    async def undo_confirm(self, ids: list[int]) -> None:
+        """Put back what the confirms did and the proposals in 'To review' (domain.confirm_undo)."""
+        outcome = await attempt(lambda s, u: confirm_undo.undo_confirm_many(s, u, proposal_ids=ids))
+        if outcome.ok:
+            ui.notify("Confirm undone: back in To review.", type="positive")
+        await self.on_decided()
+        self._focus_first(ids)
 
     async def undo_reject(self, ids: list[int]) -> None:
         """Bring rejected proposals back to 'To review' (the athlete's own, within the undo window)."""
@@ -196,7 +206,10 @@ class ReviewSection:
         self._focus_first(ids)
 
     def edit(self, item: PendingItem) -> None:
-        open_proposal_dialog(item, self.on_decided)
+        ids = [item.proposal.id]
+        open_proposal_dialog(
+            item, self.on_decided, on_confirmed=lambda message: self.offer_undo(message, lambda: self.undo_confirm(ids))
+        )
 
     @tab_action
     async def confirm_many(self) -> None:
@@ -204,7 +217,7 @@ class ReviewSection:
         keep_both = self.keep_both & set(ids)
         outcome = await attempt(lambda s, u: proposals.confirm_many(s, u, proposal_ids=ids, keep_both=keep_both))
         self.selected.clear()
-        await self._decided(outcome.ok, f"Confirmed {outcome.value} proposals.")
+        await self._undoable(outcome.ok, f"Confirmed {outcome.value} proposals.", lambda: self.undo_confirm(ids))
         self._focus_first([item.proposal.id for item in self.page.items])
 
     @tab_action
@@ -212,5 +225,5 @@ class ReviewSection:
         ids = sorted(self.selected)
         outcome = await attempt(lambda s, u: proposals.reject_many(s, u, proposal_ids=ids))
         self.selected.clear()
-        await self._rejected(outcome.ok, ids, f"Rejected {outcome.value} proposals.")
+        await self._undoable(outcome.ok, f"Rejected {outcome.value} proposals.", lambda: self.undo_reject(ids))
         self._focus_first([item.proposal.id for item in self.page.items])

@@ -1,0 +1,158 @@
+"""Undoing a confirm: each of the three things a confirm does is put back (SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import Engine, func, select
+
+from domain import confirm_undo, memories, proposals
+from domain.actors import SYSTEM
+from domain.audit import verify_chain
+from domain.audit_deep import compare_memories
+from domain.enums import AuditAction, MemoryConfidence, MemoryStatus, MemoryType, ProposalStatus
+from domain.errors import EditConflict, InvalidInput, NotFound, PermissionDenied
+from domain.models import Memory, Proposal, User
+from domain.schemas import MemoryEdit
+from domain.types import utcnow
+from domain.visibility import with_inactive
+from persistence.uow import unit_of_work
+from tests.factories import make_memory
+from tests.integration.test_review_confidence import confirm, propose, stored
+
+KNEE = ("body:knee",)
+
+
+def undo(engine: Engine, athlete: User, proposal_id: int) -> None:
+    with unit_of_work(engine) as session:
+        confirm_undo.undo_confirm(session, athlete, proposal_id=proposal_id)
+
+
+def pending_ids(engine: Engine, athlete: User) -> list[int]:
+    with unit_of_work(engine, read_only=True) as session:
+        return [item.proposal.id for item in proposals.list_pending(session, athlete).items]
+
+
+def active_contents(engine: Engine, athlete: User) -> list[str]:
+    with unit_of_work(engine, read_only=True) as session:
+        return sorted(
+            session.scalars(
+                select(Memory.content).where(Memory.athlete_id == athlete.id, Memory.status == MemoryStatus.ACTIVE)
+            )
+        )
+
+
+def assert_log_agrees(engine: Engine) -> None:
+    with unit_of_work(engine, read_only=True) as session:
+        assert verify_chain(session).ok
+        report = compare_memories(session, SYSTEM)
+        assert report.ok, report.summary()
+
+
+def test_undoing_a_confirm_that_made_a_memory_removes_it_and_brings_the_proposal_back(
+    engine: Engine, athlete: User
+) -> None:
+    proposal_id = propose(engine, athlete, "Prefers trail runs")
+    memory = confirm(engine, athlete, proposal_id)
+    undo(engine, athlete, proposal_id)
+    assert active_contents(engine, athlete) == []
+    assert pending_ids(engine, athlete) == [proposal_id]
+    with unit_of_work(engine, read_only=True) as session:
+        proposal = session.get(Proposal, proposal_id)
+        assert proposal is not None
+        assert (proposal.content, proposal.memory_id, proposal.decided_at) == ("Prefers trail runs", None, None)
+        assert session.get(Memory, memory.id, execution_options=with_inactive()) is None
+    assert_log_agrees(engine)
+    assert stored(engine, confirm(engine, athlete, proposal_id).id).content == "Prefers trail runs"  # decide again
+
+
+def test_undoing_a_confirm_that_counted_again_gives_the_count_back(engine: Engine, athlete: User) -> None:
+    existing = make_memory(engine, athlete, "Prefers trail runs", confidence=MemoryConfidence.LOW)
+    proposal_id = propose(engine, athlete, "Prefers trail runs")
+    assert confirm(engine, athlete, proposal_id).id == existing.id
+    assert (stored(engine, existing.id).occurrences, stored(engine, existing.id).confidence) == (
+        2,
+        MemoryConfidence.HIGH,
+    )
+    undo(engine, athlete, proposal_id)
+    after = stored(engine, existing.id)
+    assert (after.occurrences, after.confidence, after.status) == (1, MemoryConfidence.LOW, MemoryStatus.ACTIVE)
+    assert pending_ids(engine, athlete) == [proposal_id]
+    with unit_of_work(engine, read_only=True) as session:
+        last = memories.memory_history(session, athlete, memory_id=existing.id)[-1]
+    assert (last.action, last.reason) == (AuditAction.CONFIRM_UNDO, confirm_undo.REASON)
+    assert_log_agrees(engine)
+
+
+def test_undoing_a_confirm_that_replaced_a_memory_brings_the_old_one_back(engine: Engine, athlete: User) -> None:
+    old = confirm(
+        engine, athlete, propose(engine, athlete, "Sore knee", memory_type=MemoryType.INJURY_HISTORY, tags=KNEE)
+    )
+    proposal_id = propose(engine, athlete, "Knee pain on hills", memory_type=MemoryType.INJURY_HISTORY, tags=KNEE)
+    newer = confirm(engine, athlete, proposal_id)
+    assert stored(engine, old.id).status == MemoryStatus.ARCHIVED
+    undo(engine, athlete, proposal_id)
+    back = stored(engine, old.id)
+    assert (back.status, back.superseded_by_id, back.content) == (MemoryStatus.ACTIVE, None, "Sore knee")
+    assert active_contents(engine, athlete) == ["Sore knee"]
+    with unit_of_work(engine, read_only=True) as session:
+        assert session.get(Memory, newer.id, execution_options=with_inactive()) is None
+    assert_log_agrees(engine)
+
+
+def test_a_selection_confirmed_at_once_is_undone_at_once(engine: Engine, athlete: User) -> None:
+    first = propose(engine, athlete, "Prefers trail runs")
+    again = propose(engine, athlete, "Prefers trail runs")  # counts the first one's memory again
+    other = propose(engine, athlete, "Evenings suit me best")
+    with unit_of_work(engine) as session:
+        proposals.confirm_many(session, athlete, proposal_ids=[first, again, other])
+    assert active_contents(engine, athlete) == ["Evenings suit me best", "Prefers trail runs"]
+    with unit_of_work(engine) as session:
+        assert confirm_undo.undo_confirm_many(session, athlete, proposal_ids=[first, again, other]) == 3
+    assert active_contents(engine, athlete) == []
+    assert sorted(pending_ids(engine, athlete)) == sorted([first, again, other])
+    assert_log_agrees(engine)
+
+
+def test_a_memory_changed_after_the_confirm_is_left_as_it_is(engine: Engine, athlete: User) -> None:
+    proposal_id = propose(engine, athlete, "Prefers trail runs")
+    memory = confirm(engine, athlete, proposal_id)
+    with unit_of_work(engine) as session:
+        memories.edit_memory(
+            session,
+            athlete,
+            memory_id=memory.id,
+            changes=MemoryEdit(content="Prefers trail runs in the hills"),
+            expected_version=stored(engine, memory.id).version,
+        )
+    with unit_of_work(engine) as session, pytest.raises(EditConflict, match="changed after you confirmed"):
+        confirm_undo.undo_confirm(session, athlete, proposal_id=proposal_id)
+    assert active_contents(engine, athlete) == ["Prefers trail runs in the hills"]
+    assert pending_ids(engine, athlete) == []
+
+
+def test_undo_is_for_the_athlete_who_confirmed_soon_after_and_only_for_a_confirm(
+    engine: Engine, athlete: User, other_athlete: User
+) -> None:
+    proposal_id = propose(engine, athlete, "Prefers trail runs")
+    with unit_of_work(engine) as session, pytest.raises(InvalidInput):
+        confirm_undo.undo_confirm(session, athlete, proposal_id=proposal_id)  # still pending
+    confirm(engine, athlete, proposal_id)
+    with unit_of_work(engine) as session, pytest.raises(NotFound):
+        confirm_undo.undo_confirm(session, other_athlete, proposal_id=proposal_id)
+    later = utcnow() + proposals.REOPEN_WINDOW + timedelta(seconds=1)
+    with unit_of_work(engine) as session, pytest.raises(PermissionDenied, match="Too late"):
+        confirm_undo.undo_confirm(session, athlete, proposal_id=proposal_id, now=later)
+    with unit_of_work(engine) as session, pytest.raises(InvalidInput):
+        confirm_undo.undo_confirm_many(session, athlete, proposal_ids=[])
+    assert active_contents(engine, athlete) == ["Prefers trail runs"]
+    undo(engine, athlete, proposal_id)
+    with unit_of_work(engine) as session, pytest.raises(InvalidInput):
+        confirm_undo.undo_confirm(session, athlete, proposal_id=proposal_id)  # undone already: pending
+    with unit_of_work(engine, read_only=True) as session:
+        status = session.scalar(select(Proposal.status).where(Proposal.id == proposal_id))
+        proposal_count = session.scalar(
+            select(func.count()).select_from(Proposal).where(Proposal.athlete_id == athlete.id)
+        )
+    assert (status, proposal_count) == (ProposalStatus.PENDING, 1)
