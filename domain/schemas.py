@@ -37,7 +37,7 @@ def clean_tags(values: list[str]) -> list[str]:
         if (problem := text_problem(raw, multiline=True)) is not None:  # not quoted: it may not even encode
             raise ValueError(f"a tag {problem}")
         if not TAG_PATTERN.match(tag):
-            raise ValueError(f"'{raw}' is not a tag: write kind:value in lower case, e.g. body:knee")
+            raise ValueError(f"'{raw}' is not a tag: use letters, digits and spaces, e.g. knee or body:knee")
         if tag not in cleaned:
             cleaned.append(tag)
     if len(cleaned) > MAX_TAGS:

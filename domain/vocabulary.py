@@ -175,3 +175,29 @@ def canonical_tag(tag: str) -> str:
         if m is not None:
             return LEXICONS[kind].tag(m)
     return cleaned
+
+
+FREE_KIND = "topic"
+"""The kind of a tag typed as plain words outside the vocabulary ("hotel gyms" → "topic:hotel gyms")."""
+
+
+def tag_for_words(typed: str) -> str:
+    """The tag an athlete means by what they typed into a tags field.
+
+    "knee" → "body:knee", "long runs" → "intensity:long run", "job" → "context:work"; words outside
+    the vocabulary become a free tag of their own ("topic:…"); a typed "kind:value" is kept, in its
+    canonical spelling. The athlete never has to learn the codes.
+    """
+    cleaned = " ".join(typed.strip().lower().split())
+    if not cleaned or ":" in cleaned:
+        return canonical_tag(cleaned) if cleaned else cleaned
+    for lexicon in LEXICONS.values():
+        match = lexicon.pattern.fullmatch(cleaned)
+        if match is not None:
+            return canonical_tag(lexicon.tag(match))
+    if _FREE_VALUE.fullmatch(cleaned) is None:
+        return typed.strip()  # not words a tag can hold: the schema says so, about what they typed
+    return f"{FREE_KIND}:{cleaned}"
+
+
+_FREE_VALUE = re.compile(r"[a-z0-9][a-z0-9 _.'/-]{0,59}")  # a tag's value (domain.schemas.TAG_PATTERN)

@@ -23,11 +23,19 @@ def test_add_memory_takes_the_suggested_type(page: Page, server: Server) -> None
     dialog(page).get_by_label("Content").fill("Left knee hurts after long runs")
     expect(dialog(page).get_by_text("Suggested from your text")).to_be_visible()
     expect(dialog(page).get_by_text("Injury history")).to_be_visible()  # preselected in Type
-    dialog(page).get_by_role("button", name="Add tag body:knee").click()
+    dialog(page).get_by_role("button", name="Add tag Knee").click()
+    tags = dialog(page).get_by_label("Tags")
+    tags.fill("long runs")  # plain words: the tag they mean, shown as words
+    tags.press("Enter")
+    expect(dialog(page).get_by_text("Long runs", exact=True)).to_be_visible()
+    expect(dialog(page).get_by_text("Knee", exact=True)).to_be_visible()
+    expect(dialog(page).get_by_text("body:knee")).to_have_count(0)
     dialog(page).get_by_role("button", name="Save").click()
     expect(dialog(page)).to_have_count(0)
     page.goto(f"{server.url}/?view=memories")
-    expect(memory_card(page, "Left knee hurts after long runs")).to_contain_text("Injury history")
+    card = memory_card(page, "Left knee hurts after long runs")
+    expect(card).to_contain_text("Injury history")
+    expect(card).to_contain_text("Knee, Long runs")
 
 
 def test_reject_then_undo_brings_the_proposal_back(page: Page, server: Server) -> None:
@@ -41,6 +49,21 @@ def test_reject_then_undo_brings_the_proposal_back(page: Page, server: Server) -
     expect(proposal_card(page, NEW.content).get_by_role("checkbox")).to_have_accessible_name(
         f"Select proposal: {NEW.content}"
     )
+
+
+def test_confirm_then_undo_brings_back_the_memory_it_replaced(page: Page, server: Server) -> None:
+    with database(server.database_url) as engine:
+        add_proposals(engine, "alex", [REPLACES])
+    open_review(page, server)
+    proposal_card(page, REPLACES.content).get_by_role("button", name="Confirm").click()
+    expect(proposal_card(page, REPLACES.content)).to_have_count(0)
+    expect(page.get_by_role("status").filter(has_text="Confirmed:")).to_be_visible()
+    page.get_by_role("button", name="Undo").click()
+    expect(proposal_card(page, REPLACES.content)).to_be_visible()
+    expect(proposal_card(page, REPLACES.content)).to_contain_text("Occasional knee soreness")  # will replace it again
+    page.goto(f"{server.url}/?view=memories")
+    expect(memory_card(page, "Occasional knee soreness")).to_be_visible()
+    expect(memory_card(page, REPLACES.content)).to_have_count(0)
 
 
 def test_keyboard_only_review_moves_focus_to_the_next_proposal(page: Page, server: Server) -> None:

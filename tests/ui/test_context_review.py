@@ -51,7 +51,7 @@ async def test_each_proposal_says_what_confirming_will_do_and_shows_its_evidence
         await user.should_see("seen before — will count again (3×)")
         await user.should_see("I prefer morning runs")  # the marked evidence
         await user.should_see("Preference")
-        await user.should_see("time:morning")
+        await user.should_see("Mornings")  # time:morning, in words
     with user.scope(marker=f"proposal-{replaces}"):
         await user.should_see("replaces: 'Occasional knee soreness'")
         await user.should_see("Keep both")

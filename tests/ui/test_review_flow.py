@@ -173,8 +173,11 @@ async def test_add_memory_suggests_a_type_and_tags_the_athlete_can_change(user: 
         user.find(marker="field-content").type("Left knee hurts after long runs")
         await eventually(lambda: field_value(user, "field-type") == "injury_history")
         await user.should_see("Suggested tags:")
+        await user.should_see("Knee")  # the suggestion in words
         user.find(marker="suggested-tag").click()
         await eventually(lambda: field_value(user, "field-tags") == ["body:knee"])
+        set_value(user, "field-tags", ["body:knee", "Mornings, hotel gyms"])  # typed as words
+        await eventually(lambda: field_value(user, "field-tags") == ["body:knee", "time:morning", "topic:hotel gyms"])
         set_value(user, "field-type", MemoryType.TRAINING_RESPONSE.value)  # the athlete's choice
         user.find(marker="field-content").type(" again")
         await asyncio.sleep(0.6)  # past the typing pause: a new suggestion came, and left the type alone
@@ -185,7 +188,7 @@ async def test_add_memory_suggests_a_type_and_tags_the_athlete_can_change(user: 
         saved = memory_by_content(engine, "alex", "Left knee hurts after long runs again")
     assert (saved.type, saved.tags, saved.confidence) == (
         MemoryType.TRAINING_RESPONSE,
-        ["body:knee"],
+        ["body:knee", "time:morning", "topic:hotel gyms"],
         MemoryConfidence.HIGH,
     )
 

@@ -37,8 +37,8 @@ def test_field_changes_in_words() -> None:
     after = {"type": "context", "tags": ["time:early"], "confidence": "high", "occurrences": 3}
     assert field_changes(before, after) == [
         "Type: Preference → Context",
-        "Tags added: time:early",
-        "Tags removed: time:morning",
+        "Tags added: Early",
+        "Tags removed: Mornings",
         "Confidence: Medium confidence → Confirmed by you",
         "Seen: 2× → 3×",
     ]

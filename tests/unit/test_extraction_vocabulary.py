@@ -6,7 +6,7 @@ import pytest
 
 from domain.enums import MemoryType
 from domain.extraction import suggest
-from domain.vocabulary import VOCABULARY, all_tags, canonical_tag, tags_in
+from domain.vocabulary import VOCABULARY, all_tags, canonical_tag, tag_for_words, tags_in
 
 
 @pytest.mark.parametrize(
@@ -95,3 +95,24 @@ def test_suggest_gives_the_type_and_tags_of_the_rules(text: str, type_: MemoryTy
 def test_suggest_without_a_fact_still_offers_vocabulary_tags() -> None:
     assert suggest("knee") == (None, ("body:knee",))
     assert suggest("") == (None, ())
+
+
+@pytest.mark.parametrize(
+    ("typed", "tag"),
+    [
+        ("knee", "body:knee"),
+        ("Knees", "body:knee"),
+        ("long runs", "intensity:long run"),
+        ("Mornings", "time:morning"),
+        ("job", "context:work"),  # a synonym: the vocabulary's word
+        ("hotel gyms", "topic:hotel gyms"),  # outside the vocabulary: a free tag of its own
+        ("body:knees", "body:knee"),  # a code typed by someone who knows them
+        ("   ", ""),
+    ],
+)
+def test_words_typed_into_a_tags_field_become_the_tag_they_mean(typed: str, tag: str) -> None:
+    assert tag_for_words(typed) == tag
+
+
+def test_typed_text_no_tag_can_hold_is_left_as_typed_for_the_schema_to_refuse() -> None:
+    assert tag_for_words("Club night!") == "Club night!"

@@ -52,7 +52,7 @@ def test_wrong_types_and_unknown_fields_are_refused() -> None:
 def test_tags_are_lower_case_kind_value_pairs() -> None:
     made = parse(MemoryCreate, content="Knee", type="injury_history", tags=["Body:Knee", "body:knee", " time:morning "])
     assert made.tags == ["body:knee", "time:morning"]
-    with pytest.raises(InvalidInput, match="'knee' is not a tag: write kind:value"):
+    with pytest.raises(InvalidInput, match="'knee' is not a tag: use letters"):
         parse(MemoryCreate, content="Knee", type="injury_history", tags=["knee"])
 
 

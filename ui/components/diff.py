@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from domain.enums import MemoryConfidence, MemoryType
 from ui.components.labels import CONFIDENCE_LABELS, TYPE_SINGULAR
+from ui.components.words import tags_words
 
 Kind = Literal["same", "removed", "added"]
 _TOKEN = re.compile(r"\s+|[^\s]+")
@@ -60,9 +61,9 @@ def field_changes(before: dict[str, Any] | None, after: dict[str, Any] | None) -
     added = [t for t in new_tags if t not in old_tags]
     removed = [t for t in old_tags if t not in new_tags]
     if added:
-        lines.append("Tags added: " + ", ".join(added))
+        lines.append("Tags added: " + tags_words(added))
     if removed:
-        lines.append("Tags removed: " + ", ".join(removed))
+        lines.append("Tags removed: " + tags_words(removed))
     if before.get("confidence") != after.get("confidence"):
         lines.append(
             f"Confidence: {confidence_words(before.get('confidence'))} → {confidence_words(after.get('confidence'))}"
@@ -70,5 +71,12 @@ def field_changes(before: dict[str, Any] | None, after: dict[str, Any] | None) -
     if before.get("occurrences") != after.get("occurrences"):
         lines.append(f"Seen: {before.get('occurrences')}× → {after.get('occurrences')}×")
     if before.get("status") != after.get("status"):
-        lines.append(f"State: {before.get('status')} → {after.get('status')}")
+        lines.append(f"State: {_state_words(before.get('status'))} → {_state_words(after.get('status'))}")
     return lines
+
+
+_STATES = {"active": "Active", "deleted": "Deleted", "archived": "Replaced"}
+
+
+def _state_words(status: object) -> str:
+    return _STATES.get(str(status), str(status))

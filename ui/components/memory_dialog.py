@@ -15,6 +15,7 @@ from ui.components.busy import busy
 from ui.components.dialogs import titled_dialog
 from ui.components.labels import TYPE_SINGULAR
 from ui.components.memory_form import MemoryForm
+from ui.components.words import tags_words
 from ui.session import in_thread, write
 
 Saved = Callable[[], Awaitable[None]]
@@ -92,7 +93,7 @@ def open_edit_dialog(memory: Memory, on_saved: Saved) -> None:
             ui.label(str(error)).classes("font-semibold")
             ui.label("The newer version:").classes("text-sm")
             ui.label(newer.content).classes("mr-memory-text").mark("newer-content")
-            details = TYPE_SINGULAR[newer.type] + (f" · {', '.join(newer.tags)}" if newer.tags else "")
+            details = TYPE_SINGULAR[newer.type] + (f" · {tags_words(list(newer.tags))}" if newer.tags else "")
             ui.label(details).classes("text-sm mr-muted")
             ui.label("Your text is kept below. Save again to replace the newer version with it, or Cancel.").classes(
                 "text-sm"

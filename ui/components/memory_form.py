@@ -7,6 +7,7 @@ The athlete can change both; a type they picked is never overwritten."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -18,19 +19,32 @@ from domain.enums import MemoryType
 from domain.errors import InvalidInput
 from domain.extraction import suggest
 from domain.schemas import parse
+from domain.vocabulary import all_tags, tag_for_words
 from ui.components.labels import TYPE_ORDER, TYPE_SINGULAR
 from ui.components.live import Debounced
+from ui.components.words import tag_words
 
 SchemaT = TypeVar("SchemaT", bound=BaseModel)
 Suggestion = tuple[MemoryType | None, tuple[str, ...]]
 MAX_SUGGESTED_TAGS = 6
-TAGS_HINT = "Optional. Press Enter after each tag, e.g. body:knee, time:morning"
+TAGS_HINT = "Optional. Type a word and press Enter, e.g. knee, mornings, long runs, work"
+# Chips show a tag as words (ui.components.words), not its code; the value stays the code.
+_CHIP_TEMPLATE = """
+<q-chip dense removable :tabindex="-1" class="mr-tag-chip" @remove="props.removeAtIndex(props.index)"
+  :aria-label="'Tag ' + (WORDS[props.opt] || props.opt)">{{ WORDS[props.opt] || props.opt }}</q-chip>
+"""
 
 
 def split_tags(texts: Sequence[str]) -> list[str]:
-    """Tags as typed, one or several per text (separated by commas), each once."""
-    parts = (part.strip() for text in texts for part in text.split(","))
+    """Tags as typed, one or several per text (separated by commas), each once, as the tags the
+    athlete means ("knee" → body:knee; domain.vocabulary.tag_for_words)."""
+    parts = (tag_for_words(part) for text in texts for part in text.split(","))
     return list(dict.fromkeys(part for part in parts if part))
+
+
+def _chip_template(tags: Sequence[str]) -> str:
+    words = {tag: tag_words(tag) for tag in [*all_tags(), *tags]}
+    return _CHIP_TEMPLATE.replace("WORDS", f"({json.dumps(words)})")
 
 
 async def suggestion_for(text: str) -> Suggestion:
@@ -70,6 +84,7 @@ class MemoryForm:
             ui.input_chips("Tags", value=list(tags), new_value_mode="add-unique").classes("w-full").mark("field-tags")
         )
         self.tags.props["hint"] = TAGS_HINT
+        self._show_tag_words()
         self.typed_tag = ""  # typed into the tags field, not yet a chip
         self.tags.on("input-value", self._typing)
         self.tags.on("blur", self._take_typed_tag)
@@ -124,8 +139,12 @@ class MemoryForm:
             self.type.update()
         self._offer_tags(tags)
 
+    def _show_tag_words(self) -> None:
+        self.tags.add_slot("selected-item", _chip_template(self.tags.value or []))
+
     def _offer_tags(self, tags: Sequence[str]) -> None:
         offered = [tag for tag in tags if tag not in self.tags.value][:MAX_SUGGESTED_TAGS]
+        self.offered_tags = offered
         self.suggested_tags.clear()
         self.suggested_tags.set_visibility(bool(offered))
         if not offered:
@@ -133,14 +152,14 @@ class MemoryForm:
         with self.suggested_tags:
             ui.label("Suggested tags:").classes("text-sm mr-muted")
             for tag in offered:
-                button = ui.button(tag, icon="add", color="brand", on_click=lambda t=tag: self._add_tag(t))
+                words = tag_words(tag)
+                button = ui.button(words, icon="add", color="brand", on_click=lambda t=tag: self._add_tag(t))
                 button.props("flat dense no-caps").mark("suggested-tag")
-                button.props["aria-label"] = f"Add tag {tag}"
+                button.props["aria-label"] = f"Add tag {words}"
 
     def _add_tag(self, tag: str) -> None:
         self.tags.value = split_tags([*self.tags.value, tag])
-        remaining = [b.text for b in self.suggested_tags.descendants() if isinstance(b, ui.button)]
-        self._offer_tags([t for t in remaining if t != tag])
+        self._offer_tags([t for t in self.offered_tags if t != tag])
 
     def _type_changed(self) -> None:
         if not self._suggesting:
@@ -176,9 +195,12 @@ class MemoryForm:
         self.typed_tag = ""
 
     def _split_tags(self) -> None:
-        """A chip typed or pasted as 'a, b' becomes two chips."""
-        if any("," in tag for tag in self.tags.value):
-            self.tags.value = split_tags(self.tags.value)
+        """A chip typed or pasted as 'a, b' becomes two chips; 'knee' becomes the tag it means."""
+        meant = split_tags(self.tags.value)
+        if meant != list(self.tags.value):
+            self.tags.value = meant  # comes back here once more, with nothing left to change
+            return
+        self._show_tag_words()
 
     @staticmethod
     def _clear(element: ui.textarea | ui.select | ui.input_chips) -> None:

@@ -13,6 +13,7 @@ from ui.components.busy import busy
 from ui.components.evidence import evidence_block
 from ui.components.labels import CONFIDENCE_COLORS, PROPOSAL_CONFIDENCE_LABELS, TYPE_ICONS, TYPE_SINGULAR
 from ui.components.text import clip
+from ui.components.words import tag_words
 
 OUTCOME_ICONS = {"new": "fiber_new", "seen_before": "repeat", "replaces": "swap_horiz"}
 
@@ -50,7 +51,7 @@ def outcome_line(preview: ConfirmPreview, on_keep_both: Callable[[bool], None] |
 
 def tag_chips(tags: list[str]) -> None:
     for tag in tags:
-        ui.label(tag).classes("mr-tag")
+        ui.label(tag_words(tag)).classes("mr-tag")
 
 
 @dataclass(frozen=True)
