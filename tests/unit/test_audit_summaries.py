@@ -35,7 +35,7 @@ def worded(action: str, before: dict[str, object] | None, after: dict[str, objec
         ("import", None, MEMORY, "Imported: Prefers morning runs"),
         ("user_create", None, {"username": "sam"}, "Created user: sam"),
         ("ingest", None, {"reference": "strava-123"}, "Received text: strava-123"),
-        ("retention_run", None, {"archived_memories": 2}, "Retention purge"),
+        ("retention_run", None, {"archived_memories": 2}, "Clean-up"),
     ],
 )
 def test_the_summary_names_the_action_and_its_subject(
@@ -60,7 +60,7 @@ def test_a_removal_is_summarised_by_what_it_removed() -> None:
     """A removal's `after` lists only the proposals it redacted; the record it removed is in `before`."""
     after = {"redacted_proposals": [4, 5]}
     assert worded("hard_delete", MEMORY, after, redacted=False) == "Deleted permanently: Prefers morning runs"
-    assert worded("purge", MEMORY, after, redacted=False) == "Purged by retention: Prefers morning runs"
+    assert worded("purge", MEMORY, after, redacted=False) == "Removed by clean-up: Prefers morning runs"
 
 
 def test_redacted_content_is_never_shown() -> None:

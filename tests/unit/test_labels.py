@@ -33,7 +33,7 @@ def test_labels_is_the_only_home_of_action_labels() -> None:
 
 
 def test_a_summary_line_is_worded_from_data() -> None:
-    assert summary_text(Summary(AuditAction.RETENTION_RUN)) == "Retention purge"
+    assert summary_text(Summary(AuditAction.RETENTION_RUN)) == "Clean-up"
     assert summary_text(Summary(AuditAction.USER_CREATE, "sam")) == "Created user: sam"
     hidden = Summary(AuditAction.HARD_DELETE, None, hidden=True)
     assert summary_text(hidden) == "Deleted permanently: (content redacted)"

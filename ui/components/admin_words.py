@@ -18,12 +18,8 @@ from ui.components.text import clip
 CLEAN_UP = "Clean up now"
 """The one name of the retention clean-up, on the tab, in its dialog and in its notices."""
 
-ACTION_WORDS: dict[AuditAction, str] = {
-    **ACTION_LABELS,
-    AuditAction.PURGE: "Removed by clean-up",
-    AuditAction.RETENTION_RUN: "Clean-up",
-}
-"""The audit log's actions as the console names them: the clean-up by the one name it has there."""
+ACTION_WORDS: dict[AuditAction, str] = ACTION_LABELS
+"""The audit log's actions as the console and its CSV name them (the clean-up by its one name)."""
 
 TARGET_WORDS = {
     "memory": "Memory",

@@ -78,8 +78,8 @@ ACTION_LABELS: dict[AuditAction, str] = {
     AuditAction.UNDO_DELETE: "Undid delete",
     AuditAction.RESTORE: "Restored",
     AuditAction.HARD_DELETE: "Deleted permanently",
-    AuditAction.PURGE: "Purged by retention",
-    AuditAction.RETENTION_RUN: "Retention purge",
+    AuditAction.PURGE: "Removed by clean-up",  # the retention clean-up has one name (ui.components.admin_words)
+    AuditAction.RETENTION_RUN: "Clean-up",
     AuditAction.COUNT_AGAIN: "Counted again",
     AuditAction.SUPERSEDE: "Superseded",
     AuditAction.INGEST: "Received text",
