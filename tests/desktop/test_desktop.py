@@ -7,6 +7,7 @@ import json
 import sqlite3
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from contextlib import closing
@@ -41,7 +42,10 @@ def _status(url: str) -> int:
 def _shows_context_page(desktop: Desktop, shot: Path) -> str:
     hook = desktop.wait_for(r"test hook: (.*)").group(1)
     assert "What your coach remembers" in hook, hook
-    colours = desktop.screenshot(shot)
+    # The page is loaded when the hook answers; the window paints it a moment later (Qt's compositor).
+    deadline = time.monotonic() + 20
+    while (colours := desktop.screenshot(shot)) <= 50 and time.monotonic() < deadline:
+        time.sleep(0.5)
     assert colours > 50, f"the window looks blank ({colours} colours): {shot}"
     return hook
 

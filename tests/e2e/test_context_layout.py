@@ -13,7 +13,7 @@ from domain import memories as memories_service
 from domain.schemas import MemoryEdit
 from persistence.uow import unit_of_work
 from tests.e2e.conftest import Server, axe_violations, log_in
-from tests.e2e.context_locators import memories, memory_card, memory_menu, open_view
+from tests.e2e.context_locators import dialog, memories, memory_card, memory_menu, open_view
 from tests.ui.context_support import athlete, database, memory_by_content
 
 SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
@@ -70,6 +70,12 @@ def test_views_chips_sort_and_axe_at_each_width(browser: Browser, server: Server
         assert axe_violations(page) == []
         overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
         assert overflow <= 0, f"the page scrolls sideways by {overflow}px"
+
+        # errors at the field stay readable in dark mode
+        page.get_by_role("button", name="Add memory").click()
+        dialog(page).get_by_role("button", name="Save").click()
+        expect(dialog(page).get_by_text("Content: must not be empty")).to_be_visible()
+        assert axe_violations(page) == []
     finally:
         context.close()
 

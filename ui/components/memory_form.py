@@ -31,7 +31,7 @@ TAGS_HINT = "Optional. Type a word and press Enter, e.g. knee, mornings, long ru
 # Chips show a tag as words (ui.components.words), not its code; the value stays the code.
 _CHIP_TEMPLATE = """
 <q-chip dense removable :tabindex="-1" class="mr-tag-chip" @remove="props.removeAtIndex(props.index)"
-  :aria-label="'Tag ' + (WORDS[props.opt] || props.opt)">{{ WORDS[props.opt] || props.opt }}</q-chip>
+  >{{ WORDS[props.opt] || props.opt }}</q-chip>
 """
 
 
