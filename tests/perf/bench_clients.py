@@ -4,8 +4,10 @@ the server's memory per connected client and whether it is released when they le
 event loop's worst lag meanwhile (the server's opt-in probe, MEMORY_REVIEW_LAG_PROBE=1).
 
 N = 20 and 50 (10 in quick mode), each against a freshly started server on a copy of the same
-generated database. The N pages are tabs of one headless Chromium (every tab is its own NiceGUI
-client); all of them run on this 2-core machine beside the server, so the browser's own work is
+generated database, twice: "cold", the first N after the start, and "warm", N more after a first N
+came and left (what a running server carries per client, without what it fills once: connection
+pools, caches, worker threads). The N pages are tabs of one headless Chromium (every tab is its own
+NiceGUI client); all of them run on this 2-core machine beside the server, so the browser's own work is
 in the figures too. Figures are printed, never asserted.
 """
 
@@ -67,7 +69,7 @@ async def _open(page: Page, url: str) -> float | None:
     return (time.perf_counter() - started) * 1000
 
 
-async def _measure(running: Running, clients: int, username: str) -> Outcome:
+async def _measure(running: Running, clients: int, username: str, *, warm: bool) -> Outcome:
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         state = await _logged_in_state(browser, running, username)
@@ -78,6 +80,11 @@ async def _measure(running: Running, clients: int, username: str) -> Outcome:
             contexts.append(context)
             pages.append(await context.new_page())
         await asyncio.sleep(LEAVE_S)  # the login tab's client is gone
+        if warm:  # a first round fills what the server keeps however many come (pools, caches, threads)
+            await asyncio.gather(*(_open(page, f"{running.url}/") for page in pages))
+            for page in pages:
+                await page.goto("about:blank")
+            await asyncio.sleep(LEAVE_S)
         rss_before = running.rss_mib()
         since = time.time()
         results = await asyncio.gather(*(_open(page, f"{running.url}/") for page in pages))
@@ -94,8 +101,10 @@ async def _measure(running: Running, clients: int, username: str) -> Outcome:
                    lag_since(running, since, until))  # fmt: skip
 
 
-def _report(outcome: Outcome) -> None:
+def _report(outcome: Outcome, kind: str) -> None:
+    """`cold`: the first N after the server started; `warm`: N more after N came and left."""
     n = outcome.clients
+    name = f"{n}" if kind == "warm" else f"{n}_cold"
     grown = outcome.rss_connected - outcome.rss_before
     per_client = grown / n
     released = outcome.rss_connected - outcome.rss_after
@@ -104,26 +113,27 @@ def _report(outcome: Outcome) -> None:
     if outcome.ready_ms:
         p95, last = percentile(outcome.ready_ms, 95), max(outcome.ready_ms)
         print(
-            f"{n} clients at once: page ready p50 {percentile(outcome.ready_ms, 50):,.0f} ms, p95 {p95:,.0f} ms, "
+            f"{n} clients at once ({kind}): page ready p50 {percentile(outcome.ready_ms, 50):,.0f} ms, "
+            f"p95 {p95:,.0f} ms, "
             f"last {last:,.0f} ms ({outcome.failed} failed)  (load {load:.2f})"
         )
-        record(f"clients_{n}_page_ready_p95_ms", p95)
-        record(f"clients_{n}_page_ready_last_ms", last)
+        record(f"clients_{name}_page_ready_p95_ms", p95)
+        record(f"clients_{name}_page_ready_last_ms", last)
     print(
         f"  server memory: {outcome.rss_before:,.0f} MiB → {outcome.rss_connected:,.0f} MiB with {n} clients "
         f"({per_client:.2f} MiB per client) → {outcome.rss_after:,.0f} MiB {LEAVE_S} s after they left "
         f"({released:,.0f} MiB, {released_pct:.0f} % of the growth, released)"
     )
-    record(f"clients_{n}_rss_per_client_mib", per_client)
-    record(f"clients_{n}_rss_released_pct", released_pct)
+    record(f"clients_{name}_rss_per_client_mib", per_client)
+    record(f"clients_{name}_rss_released_pct", released_pct)
     if outcome.lags:
         stalls = sum(lag > 100 for lag in outcome.lags)
         print(
             f"  event loop lag while they opened: worst {max(outcome.lags):,.0f} ms, "
             f"p95 of seconds {percentile(outcome.lags, 95):,.0f} ms, {stalls} of {len(outcome.lags)} s over 100 ms"
         )
-        record(f"clients_{n}_loop_lag_max_ms", max(outcome.lags))
-        record(f"clients_{n}_loop_lag_seconds_over_100ms_count", stalls)
+        record(f"clients_{name}_loop_lag_max_ms", max(outcome.lags))
+        record(f"clients_{name}_loop_lag_seconds_over_100ms_count", stalls)
 
 
 def run(quick: bool = False) -> None:
@@ -133,9 +143,10 @@ def run(quick: bool = False) -> None:
         with tempfile.TemporaryDirectory(prefix="bench-clients-") as tmp:
             folder = Path(tmp)
             shutil.copyfile(path, folder / "app.sqlite3")
-            with serve(folder / "app.sqlite3", folder, lag_probe=True) as running:
-                outcome = asyncio.run(_measure(running, clients, loaded.usernames[0]))
-        _report(outcome)
+            for warm in (False, True):
+                with serve(folder / "app.sqlite3", folder, lag_probe=True) as running:
+                    outcome = asyncio.run(_measure(running, clients, loaded.usernames[0], warm=warm))
+                _report(outcome, "warm" if warm else "cold")
 
 
 if __name__ == "__main__":

@@ -197,9 +197,11 @@ async def eventually(check: Callable[[], bool], timeout: float = 10.0) -> None:
 
 
 async def open_context(user: SimulatedUser) -> None:
-    """Log in as alex; wait for the page and for its 'To review' view (built right after the page)."""
+    """Log in as alex and open the Context page on 'To review' (built when shown); the memories are
+    there too."""
     await log_in(user, "alex")
     await user.should_see("What your coach remembers")
+    await user.open("/?view=review")
     await user.should_see(marker="review-count")
 
 

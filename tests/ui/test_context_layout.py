@@ -11,6 +11,7 @@ from nicegui.testing import User
 from domain.enums import MemoryStatus, MemoryType
 from domain.schemas import MemoryEdit
 from persistence.uow import unit_of_work
+from tests.ui.conftest import log_in
 from tests.ui.context_support import (
     add_memories,
     athlete,
@@ -35,12 +36,15 @@ def listed(user: User) -> list[str]:
 
 
 async def test_views_switch_and_the_tab_is_kept_in_the_url(user: User) -> None:
-    await open_context(user)
+    await log_in(user, "alex")
+    await user.should_see("What your coach remembers")
     assert [e.value for e in user.find(kind=ui.tabs).elements] == ["memories"]
     assert texts(user, "overview-pending") == ["9"]
     assert texts(user, "overview-memories") == ["17"]
+    await user.should_not_see(marker="review-count")  # 'To review' is built when it is first shown
     user.find(kind=ui.tab, content="To review").click()
     await eventually(lambda: [e.value for e in user.find(kind=ui.tabs).elements] == ["review"])
+    await user.should_see(marker="review-count")
     await user.open("/?view=review")
     await user.should_see(marker="review-count")
     assert [e.value for e in user.find(kind=ui.tabs).elements] == ["review"]

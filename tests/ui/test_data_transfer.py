@@ -54,8 +54,9 @@ async def test_download_then_import_on_the_context_page(user: User, app_database
     await user.should_see("2 proposals to review from notes.txt (plain text).")
     user.find(marker="import-go").click()
     await eventually(lambda: imported_pending(app_database) == ["Climbs twice a week", "Swims on Sundays"])
-    await user.should_see("Imported from notes.txt, line 1")
+    await user.should_see("Imported from notes.txt, line 1")  # the page went to 'To review', where they wait
     await user.should_see("Recorded 01 Mar 2026")
+    assert [tabs.value for tabs in user.find(kind=ui.tabs).elements] == ["review"]
 
 
 async def test_an_admin_imports_for_a_chosen_athlete(user: User, app_database: str) -> None:

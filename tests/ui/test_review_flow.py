@@ -24,9 +24,10 @@ from tests.ui.context_support import (
     proposal,
     set_value,
 )
-from ui.components.review import ReviewSection
+from ui.components.review import ReviewSection, load_pending
 from ui.components.undo_bar import UndoBar
 from ui.pages.guard import page_user
+from ui.session import read
 
 REVIEW = "/?view=review"  # the page's review view (the page's own layout decides the rest)
 
@@ -55,7 +56,7 @@ def review_with_undo_page() -> None:
         async def decided() -> None:
             await section.reload()
 
-        section = ReviewSection(on_decided=decided, on_undoable=bar.show)
+        section = ReviewSection(read(load_pending), on_decided=decided, on_undoable=bar.show)
         section.render()
 
 

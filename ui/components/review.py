@@ -23,7 +23,7 @@ from ui.components.focus import focus
 from ui.components.proposal_card import CardParts, ProposalActions, proposal_card
 from ui.components.proposal_dialog import open_proposal_dialog
 from ui.components.text import clip
-from ui.session import SessionEnded, attempt, in_thread, read, tab_action
+from ui.session import attempt, in_thread, tab_action
 
 PAGE_SIZE = 10
 MAX_SHOWN = 200  # list_pending's largest page
@@ -32,8 +32,19 @@ Undoable = Callable[[str, Undo], None]
 """(message, undo): the page shows the message with an Undo button that calls `undo` (ui.components.undo_bar)."""
 
 
+def load_pending(session: Session, user: User, limit: int = PAGE_SIZE) -> PendingPage:
+    """The first page of 'To review', read in a worker thread before the section is built."""
+    max_age = runtime.current().settings.proposal_max_age
+    return proposals.list_pending(session, user, limit=min(limit, MAX_SHOWN), max_age=max_age)
+
+
 class ReviewSection:
-    def __init__(self, on_decided: Callable[[], Awaitable[None]], on_undoable: Undoable | None = None) -> None:
+    def __init__(
+        self,
+        page: PendingPage,
+        on_decided: Callable[[], Awaitable[None]],
+        on_undoable: Undoable | None = None,
+    ) -> None:
         self.on_decided = on_decided
         self.on_undoable = on_undoable
         self.limit = PAGE_SIZE
@@ -48,14 +59,10 @@ class ReviewSection:
             select=self.select,
             keep_both=self.choose_keep_both,
         )
-        try:
-            self.page = read(self._load)
-        except SessionEnded:  # built after the page (a timer): the tab is already on its way to the login page
-            self.page = PendingPage(items=[], total=0)
+        self.page = page
 
     def _load(self, session: Session, user: User) -> PendingPage:
-        max_age = runtime.current().settings.proposal_max_age
-        return proposals.list_pending(session, user, limit=min(self.limit, MAX_SHOWN), max_age=max_age)
+        return load_pending(session, user, self.limit)
 
     async def reload(self) -> None:
         self.page = await in_thread(self._load)

@@ -3,8 +3,8 @@
 Layout: a title row (Add memory, download/import), "What my coach sees", then a sticky header with
 the search box and two tabs, "To review (N)" and "Memories (N)" (the tab is kept in the URL as
 `?view=review|memories`), and the chosen view under it. The page's data is read in a worker thread
-before anything is built; only the chosen view is built with the page, the other one a moment
-after the browser has connected.
+before anything is built. The memory list (20 rows) is always built; "To review" only when it is
+first shown, with the page or when its tab is opened.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from domain.enums import MemoryType, Role
 from domain.errors import DomainError
 from domain.models import Memory, User
 from domain.overview import Overview, overview
+from domain.proposals import PendingPage
 from domain.schemas import MemoryEdit
 from ui import runtime
 from ui.components.coach_panel import CoachPanel
@@ -31,7 +32,7 @@ from ui.components.memory_card import MemoryActions
 from ui.components.memory_dialog import open_add_dialog, open_edit_dialog
 from ui.components.memory_list import PAGE_SIZE, BulkActions, ListData, MemoryList, load_list
 from ui.components.overview import OverviewPanel
-from ui.components.review import ReviewSection
+from ui.components.review import ReviewSection, load_pending
 from ui.components.text import clip
 from ui.components.undo_bar import UndoBar
 from ui.pages.guard import page_user
@@ -46,6 +47,7 @@ DEFAULT_VIEW = "memories"
 class PageData:
     overview: Overview
     memories: ListData
+    pending: PendingPage | None  # read only when the page opens on 'To review'
 
 
 def _overview(session: Session, user: User) -> Overview:
@@ -59,9 +61,12 @@ async def context_page(memory: str | None = None, view: str | None = None) -> No
         return
     filters = MemoryFilters()
     query = filters.query(limit=PAGE_SIZE)
-    data = await in_thread(lambda s, u: PageData(_overview(s, u), load_list(s, u, query)))
+    view = view if view in VIEWS else DEFAULT_VIEW
+    data = await in_thread(
+        lambda s, u: PageData(_overview(s, u), load_list(s, u, query), load_pending(s, u) if view == "review" else None)
+    )
     with frame(user, "Your memory"):
-        page = ContextPage(filters, data, view if view in VIEWS else DEFAULT_VIEW)
+        page = ContextPage(filters, data, view)
     if memory is not None:  # a link to one memory opens its history (only one's own: others are "not found")
         memory_id = int(memory) if memory.isascii() and memory.isdigit() else 0
         if 1 <= memory_id <= MAX_ID:
@@ -75,12 +80,13 @@ class ContextPage:
         self.filters = filters
         self.bar = FilterBar(filters, self.filters_changed)
         self.review: ReviewSection | None = None
+        self._review_loading = False
         with ui.row().classes("w-full items-center justify-between gap-2"):
             ui.label("What your coach remembers").classes("text-2xl font-semibold").props(
                 'role="heading" aria-level="1"'
             )
             with ui.element("div").classes("mr-title-actions"):
-                transfer_buttons(on_imported=self.changed)  # Download my memory, Import (ui.components.data_transfer)
+                transfer_buttons(on_imported=self.imported)  # Download my memory, Import (ui.components.data_transfer)
                 ui.button("Add memory", icon="add", on_click=self.add).mark("add-memory")
         self.coach = CoachPanel(open_memory=self.history)  # What my coach sees (ui.components.coach_panel)
         with ui.element("div").classes("mr-sticky").mark("sticky-header"):
@@ -128,23 +134,36 @@ class ContextPage:
                 self.learned = OverviewPanel(data.overview)
         self.counts(data.overview)
         self.undo = UndoBar()
-        if view == "review":
-            self._build_review()
-        else:  # the other view is not on screen: built once the browser shows this one
-            ui.timer(0.05, self._build_review, once=True)
+        if data.pending is not None:
+            self._build_review(data.pending)
 
-    def _build_review(self) -> None:
+    def _build_review(self, pending: PendingPage) -> None:
+        """'To review' is built when it is first shown (with the page, or when its tab is opened):
+        most visits never open it, and ten proposal cards with their evidence are the page's
+        heaviest part."""
         if self.review is not None:
             return
         with self.review_section:
-            try:
-                self.review = ReviewSection(on_decided=self.changed, on_undoable=self.undo.show)
-            except SessionEnded:
-                return  # logged out meanwhile: the tab is on its way to the login page
-            except DomainError as error:
-                ui.notify(str(error), type="negative")
-                return
+            self.review = ReviewSection(pending, on_decided=self.changed, on_undoable=self.undo.show)
             self.review.render()
+
+    async def _open_review(self) -> None:
+        if self.review is not None or self._review_loading:
+            return
+        self._review_loading = True
+        with self.review_section:
+            waiting = ui.spinner(size="lg").classes("self-center").props('aria-label="Loading"')
+        try:
+            pending = await in_thread(load_pending)
+        except SessionEnded:
+            return  # logged out meanwhile: the tab is on its way to the login page
+        except DomainError as error:
+            ui.notify(str(error), type="negative")
+            return
+        finally:
+            self._review_loading = False
+            waiting.delete()
+        self._build_review(pending)
 
     def counts(self, data: Overview) -> None:
         self.pending.set_text(str(data.pending))
@@ -152,10 +171,10 @@ class ContextPage:
         total = sum(data.counts.values())
         self.total.set_text(str(total))
 
-    def view_changed(self) -> None:
+    async def view_changed(self) -> None:
         ui.navigate.history.replace(f"/?view={self.tabs.value}")
         if self.tabs.value == "review":
-            self._build_review()
+            await self._open_review()
 
     async def filters_changed(self) -> None:
         if self.tabs.value != "memories":  # a search shows its results
@@ -178,6 +197,11 @@ class ContextPage:
         if self.review is not None:
             await self.review.reload()
         await self.memories_changed()
+
+    async def imported(self) -> None:
+        """An import made proposals: show them, in 'To review'."""
+        await self.changed()
+        self.tabs.value = "review"  # builds the view if it was never shown (view_changed)
 
     def add(self) -> None:
         open_add_dialog(self.memories_changed)
