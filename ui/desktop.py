@@ -251,6 +251,7 @@ def run(settings: Settings, *, demo: bool) -> None:
         show_welcome_message=False,
         fastapi_docs=api_docs(),
         language="en-US",
+        gzip_middleware_factory=None,  # the window is on this computer: compressing only costs time
     )
 
 
