@@ -1,13 +1,28 @@
-"""The review side of issue 11 in real Chromium: Add memory with a suggested type, reject and Undo,
-reviewing a proposal with the keyboard alone (focus moves on), axe-core on the open proposal editor."""
+"""The review side of issue 11 in real Chromium, each journey at 1280 px and at 390 px: Add memory
+with a suggested type, reject and Undo, confirm and Undo, reviewing a proposal with the keyboard alone
+(focus moves on), axe-core on the open proposal editor."""
 
 from __future__ import annotations
 
-from playwright.sync_api import Page, expect
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.conftest import Server, axe_violations, log_in
 from tests.e2e.context_locators import dialog, memory_card, proposal_card
 from tests.ui.context_support import NEW, REPLACES, add_proposals, database
+
+SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+
+@pytest.fixture(params=list(SIZES))
+def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """Each journey at both widths (this module's `page`, in place of the conftest's 1280 px one)."""
+    context = browser.new_context(viewport=SIZES[request.param])
+    page = context.new_page()
+    yield page
+    context.close()
 
 
 def open_review(page: Page, server: Server) -> None:

@@ -1,0 +1,69 @@
+"""Everyday journeys of issue 11 in real Chromium, at 1280 px and at 390 px: merging two near
+duplicates, and bringing back a deleted memory from Recently deleted; axe-core on the merge dialog
+and on the account page."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.e2e.conftest import Server, axe_violations, log_in
+from tests.e2e.context_locators import dialog, memories, memory_card, memory_menu
+
+SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+NURSE = "Works as a nurse on rotating shifts"
+NIGHTS = "Sleeps poorly after night shifts"
+
+
+@pytest.fixture(params=list(SIZES))
+def sized(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
+    context = browser.new_context(viewport=SIZES[request.param])
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def no_sideways_scroll(page: Page) -> None:
+    overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the page scrolls sideways by {overflow}px"
+
+
+def test_merge_two_memories_keeping_the_wording_the_athlete_chose(sized: Page, server: Server) -> None:
+    page = sized
+    log_in(page, server, "alex", "demo-alex")
+    memories(page).get_by_role("button", name="Select").click()
+    memories(page).get_by_role("checkbox", name=f"Select: {NURSE}").click()
+    memories(page).get_by_role("checkbox", name=f"Select: {NIGHTS}").click()
+    memories(page).get_by_role("button", name="Merge").click()
+    expect(dialog(page).get_by_text("Merge two memories")).to_be_visible()
+    assert axe_violations(page) == []
+    no_sideways_scroll(page)
+    dialog(page).get_by_label("Wording to keep").fill("Works night shifts as a nurse and sleeps poorly after them")
+    dialog(page).get_by_role("button", name="Merge").click()
+    expect(dialog(page)).to_have_count(0)
+    merged = memory_card(page, "Works night shifts as a nurse and sleeps poorly after them")
+    expect(merged).to_be_visible()
+    expect(memory_card(page, NURSE)).to_have_count(0)
+    expect(memory_card(page, NIGHTS)).to_have_count(0)
+    memory_menu(page, "Works night shifts as a nurse and sleeps poorly after them", "History")
+    expect(dialog(page).get_by_text("Merged with another memory").first).to_be_visible()
+
+
+def test_a_deleted_memory_comes_back_from_recently_deleted(sized: Page, server: Server) -> None:
+    page = sized
+    log_in(page, server, "alex", "demo-alex")
+    memory_menu(page, NURSE, "Delete")
+    expect(memory_card(page, NURSE)).to_have_count(0)
+    page.get_by_role("button", name="Your account").click()
+    expect(page.get_by_text("Recently deleted", exact=True)).to_be_visible()
+    restore = page.get_by_role("button", name=f"Restore: {NURSE}")
+    expect(restore).to_be_visible()
+    assert axe_violations(page) == []
+    no_sideways_scroll(page)
+    restore.click()
+    expect(page.get_by_text(f"Restored '{NURSE}'")).to_be_visible()
+    expect(restore).to_have_count(0)
+    page.get_by_role("link", name="← Back to your memory").click()
+    expect(memory_card(page, NURSE)).to_be_visible()
