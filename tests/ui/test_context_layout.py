@@ -198,3 +198,14 @@ async def test_the_built_page_stays_small(user: User, app_database: str) -> None
     total = len(client.elements)
     print(f"\nContext page: {total} elements with 20 memory rows ({per_row} per row) and the review view built")
     assert total < 600
+
+
+async def test_filter_and_sort_fold_on_a_phone_and_say_whether_they_are_open(user: User) -> None:
+    await open_context(user)
+    [toggle] = user.find(marker="filters-toggle").elements
+    assert toggle.props["aria-expanded"] == "false"
+    user.find(marker="filters-toggle").click()
+    await eventually(lambda: toggle.props["aria-expanded"] == "true")
+    assert "mr-filters-open" in toggle.parent_slot.parent.classes  # type: ignore[union-attr]
+    user.find(marker="filters-toggle").click()
+    await eventually(lambda: toggle.props["aria-expanded"] == "false")

@@ -71,8 +71,16 @@ class FilterBar:
         return search
 
     def controls(self) -> None:
-        """Source and confidence filters and the sort, in one wrapping row."""
-        with ui.element("div").classes("mr-filters"):
+        """Source and confidence filters and the sort, in one wrapping row; on a phone they fold
+        behind "Filter & sort" (assets/app.css), so the first memory is on the first screen."""
+        with ui.element("div").classes("mr-filters") as row:
+            toggle = (
+                ui.button("Filter & sort", icon="tune", color="brand")
+                .props('flat dense no-caps aria-expanded="false"')
+                .classes("mr-filters-toggle")
+                .mark("filters-toggle")
+            )
+            toggle.on_click(lambda: self._fold(row, toggle))
             sources = _multi(
                 "Source", {s.value: SOURCE_LABELS[s] for s in MemorySource}, (self.filters, "sources"), "filter-source"
             )
@@ -86,6 +94,15 @@ class FilterBar:
             sort.props("dense options-dense").classes("mr-filter").mark("sort")
         for element in (sources, confidences, sort):
             element.on_value_change(self.changed)
+
+    @staticmethod
+    def _fold(row: ui.element, toggle: ui.button) -> None:
+        opened = "mr-filters-open" not in row.classes
+        if opened:
+            row.classes(add="mr-filters-open")
+        else:
+            row.classes(remove="mr-filters-open")
+        toggle.props(f'aria-expanded="{str(opened).lower()}"')
 
     async def choose_type(self, memory_type: str | None) -> None:
         self.filters.types = [memory_type] if memory_type else []
