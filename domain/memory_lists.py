@@ -28,9 +28,9 @@ MAX_PAGE = 200
 SortKey = Literal["updated", "created", "alpha", "seen", "confidence"]
 """updated: last changed first (the default, read in index order); created: newest first; alpha: A–Z
 by content, case folded by the database; seen: most often seen first; confidence: highest first.
-The sorts other than `updated` order the athlete's matching rows in the database (no index gives
-A–Z or "most seen" per athlete); a page of them still costs one statement, and "Show more" goes
-on from the last shown row by keyset, never by OFFSET."""
+`updated`, `created` and `seen` are read in the order of an index on (athlete, status, …);
+`alpha` and `confidence` order the athlete's matching rows in the database. A page costs one
+statement in every sort, and "Show more" goes on from the last shown row by keyset, never by OFFSET."""
 
 
 @dataclass(frozen=True)

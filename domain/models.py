@@ -110,6 +110,9 @@ class Memory(Base):
             "ix_memories_athlete_type_updated",
             *("athlete_id", "status", "type", "updated_at", "id", "confidence", "occurrences", "source"),
         ),
+        # the list's "newest" and "most seen" sorts, a page read in index order (migration 0009)
+        Index("ix_memories_athlete_status_created", "athlete_id", "status", "created_at", "id"),
+        Index("ix_memories_athlete_status_seen", "athlete_id", "status", "occurrences", "updated_at", "id"),
         # dedup: the newest active memory of the same content is one probe (domain/dedup.py)
         Index("ix_memories_dedup_content", "athlete_id", "content_key", "status", "updated_at", "id"),
         NO_ID_REUSE,
