@@ -93,6 +93,7 @@ class MemoryList:
         self.shown: list[Memory] = list(data.rows.items)
         self.selecting = False
         self.selected: dict[int, Memory] = {}
+        self._reloads = 0  # reloads started; only the newest one's answer is shown
         self.chips()
         with ui.element("div").classes("mr-list-tools"):
             bar.controls()
@@ -107,9 +108,18 @@ class MemoryList:
     # ---- loading ----
 
     async def reload(self, *, focus_at: int | None = None) -> None:
-        """Read the first page again; with `focus_at`, move focus to the row now at that place."""
+        """Read the first page again; with `focus_at`, move focus to the row now at that place.
+
+        Reloads overlap when filters change quickly (clear the search, then pick a type): each one
+        reads in a worker thread, and only the newest one's answer is shown; an older answer that
+        arrives late is dropped, or it would show the list of filters no longer chosen."""
+        self._reloads += 1
+        mine = self._reloads
         query = self.filters.query(limit=max(PAGE_SIZE, min(len(self.shown), 200)))
-        self.data = await in_thread(lambda s, u: load_list(s, u, query))
+        data = await in_thread(lambda s, u: load_list(s, u, query))
+        if mine != self._reloads:
+            return
+        self.data = data
         self.shown = list(self.data.rows.items)
         shown_ids = {m.id for m in self.shown}
         self.selected = {i: m for i, m in self.selected.items() if i in shown_ids}
