@@ -60,12 +60,19 @@ class ReviewSection:
             keep_both=self.choose_keep_both,
         )
         self.page = page
+        self._reloads = 0
 
     def _load(self, session: Session, user: User) -> PendingPage:
         return load_pending(session, user, self.limit)
 
     async def reload(self) -> None:
-        self.page = await in_thread(self._load)
+        """Only the newest of overlapping reloads is shown (as in ui.components.memory_list)."""
+        self._reloads += 1
+        mine = self._reloads
+        page = await in_thread(self._load)
+        if mine != self._reloads:
+            return
+        self.page = page
         self.render.refresh()
 
     @ui.refreshable_method
