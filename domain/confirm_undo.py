@@ -24,13 +24,12 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from domain import audit
 from domain.actors import require_athlete
 from domain.enums import AuditAction, AuditTarget, MemoryConfidence, MemoryStatus, ProposalStatus
 from domain.errors import EditConflict, InvalidInput, NotFound, PermissionDenied
 from domain.memory_writes import change_memory, remove_memory, snapshot
 from domain.models import AuditEvent, Memory, Proposal, User
-from domain.proposals import MAX_BULK, NOT_FOUND, REOPEN_WINDOW, proposal_snapshot
+from domain.proposals import MAX_BULK, NOT_FOUND, REOPEN_WINDOW, reopen
 from domain.types import utcnow
 from domain.visibility import with_inactive
 
@@ -133,10 +132,10 @@ def _undo_one(session: Session, user: User, proposal: Proposal) -> Proposal:
             },
             reason=REASON,
         )
-        _reopen(session, user, proposal)
+        reopen(session, user, proposal, reason=REASON)
     elif made.action in (AuditAction.CREATE, AuditAction.IMPORT):
         replaced = _replaced_by_this_confirm(session, memory, after_seq=made.seq, before_seq=confirm_seq)
-        _reopen(session, user, proposal)  # unlinked first: the removal below redacts linked proposals
+        reopen(session, user, proposal, reason=REASON)  # unlinked first: the removal below redacts linked proposals
         for old in replaced:
             change_memory(
                 session,
@@ -165,23 +164,3 @@ def _replaced_by_this_confirm(session: Session, memory: Memory, *, after_seq: in
             raise EditConflict(CHANGED_SINCE)
         replaced.append(old)
     return replaced
-
-
-def _reopen(session: Session, user: User, proposal: Proposal) -> None:
-    before = proposal_snapshot(proposal)
-    proposal.status = ProposalStatus.PENDING
-    proposal.decided_at = None
-    proposal.decided_by_id = None
-    proposal.memory_id = None
-    session.flush()
-    audit.record(
-        session,
-        actor=user,
-        action=AuditAction.PROPOSAL_REOPEN,
-        target_type=AuditTarget.PROPOSAL,
-        target_id=proposal.id,
-        athlete_id=proposal.athlete_id,
-        before=before,
-        after=proposal_snapshot(proposal),
-        reason=REASON,
-    )

@@ -305,10 +305,17 @@ def reopen_rejected(session: Session, actor: User | None, *, proposal_id: int, n
     decided_at = proposal.decided_at
     if proposal.decided_by_id != user.id or decided_at is None or (now or utcnow()) - decided_at > REOPEN_WINDOW:
         raise PermissionDenied(TOO_LATE_TO_REOPEN)
+    reopen(session, user, proposal, reason="Reject undone")
+    return proposal
+
+
+def reopen(session: Session, user: User, proposal: Proposal, *, reason: str) -> None:
+    """The athlete's decision undone: the proposal is pending again, linked to no memory (audited)."""
     before = proposal_snapshot(proposal)
     proposal.status = ProposalStatus.PENDING
     proposal.decided_at = None
     proposal.decided_by_id = None
+    proposal.memory_id = None
     try:
         session.flush()
     except StaleDataError:
@@ -322,6 +329,5 @@ def reopen_rejected(session: Session, actor: User | None, *, proposal_id: int, n
         athlete_id=proposal.athlete_id,
         before=before,
         after=proposal_snapshot(proposal),
-        reason="Reject undone",
+        reason=reason,
     )
-    return proposal

@@ -115,6 +115,18 @@ def page(browser: Browser) -> Iterator[Page]:
     context.close()
 
 
+SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+
+@pytest.fixture(params=list(SIZES))
+def sized_page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """A page at 1280 px and, in a second run of the test, at 390 px (a phone)."""
+    context = browser.new_context(viewport=SIZES[request.param])
+    page = context.new_page()
+    yield page
+    context.close()
+
+
 def log_in(page: Page, server: Server, username: str, password: str) -> None:
     page.goto(f"{server.url}/login")
     page.get_by_label("Username").fill(username)

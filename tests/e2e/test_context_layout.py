@@ -12,11 +12,10 @@ from playwright.sync_api import Browser, Page, expect
 from domain import memories as memories_service
 from domain.schemas import MemoryEdit
 from persistence.uow import unit_of_work
-from tests.e2e.conftest import Server, axe_violations, log_in
+from tests.e2e.conftest import SIZES, Server, axe_violations, log_in
 from tests.e2e.context_locators import dialog, memories, memory_card, memory_menu, open_view
 from tests.ui.context_support import athlete, database, memory_by_content
 
-SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 NURSE = "Works as a nurse on rotating shifts"
 TREADMILL = "Dislikes running on the treadmill"
 

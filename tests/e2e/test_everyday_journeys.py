@@ -4,25 +4,13 @@ and on the account page."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import Server, axe_violations, log_in
 from tests.e2e.context_locators import dialog, memories, memory_card, memory_menu
 
-SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 NURSE = "Works as a nurse on rotating shifts"
 NIGHTS = "Sleeps poorly after night shifts"
-
-
-@pytest.fixture(params=list(SIZES))
-def sized(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
-    context = browser.new_context(viewport=SIZES[request.param])
-    page = context.new_page()
-    yield page
-    context.close()
 
 
 def no_sideways_scroll(page: Page) -> None:
@@ -30,8 +18,8 @@ def no_sideways_scroll(page: Page) -> None:
     assert overflow <= 0, f"the page scrolls sideways by {overflow}px"
 
 
-def test_merge_two_memories_keeping_the_wording_the_athlete_chose(sized: Page, server: Server) -> None:
-    page = sized
+def test_merge_two_memories_keeping_the_wording_the_athlete_chose(sized_page: Page, server: Server) -> None:
+    page = sized_page
     log_in(page, server, "alex", "demo-alex")
     memories(page).get_by_role("button", name="Select").click()
     memories(page).get_by_role("checkbox", name=f"Select: {NURSE}").click()
@@ -51,8 +39,8 @@ def test_merge_two_memories_keeping_the_wording_the_athlete_chose(sized: Page, s
     expect(dialog(page).get_by_text("Merged with another memory").first).to_be_visible()
 
 
-def test_a_deleted_memory_comes_back_from_recently_deleted(sized: Page, server: Server) -> None:
-    page = sized
+def test_a_deleted_memory_comes_back_from_recently_deleted(sized_page: Page, server: Server) -> None:
+    page = sized_page
     log_in(page, server, "alex", "demo-alex")
     memory_menu(page, NURSE, "Delete")
     expect(memory_card(page, NURSE)).to_have_count(0)

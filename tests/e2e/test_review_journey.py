@@ -4,25 +4,18 @@ with a suggested type, reject and Undo, confirm and Undo, reviewing a proposal w
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import Server, axe_violations, log_in
 from tests.e2e.context_locators import dialog, memory_card, proposal_card
 from tests.ui.context_support import NEW, REPLACES, add_proposals, database
 
-SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 
-
-@pytest.fixture(params=list(SIZES))
-def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
+@pytest.fixture
+def page(sized_page: Page) -> Page:
     """Each journey at both widths (this module's `page`, in place of the conftest's 1280 px one)."""
-    context = browser.new_context(viewport=SIZES[request.param])
-    page = context.new_page()
-    yield page
-    context.close()
+    return sized_page
 
 
 def open_review(page: Page, server: Server) -> None:
