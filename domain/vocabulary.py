@@ -89,10 +89,15 @@ CONTEXT_TOPICS: dict[str, str] = {
         r"work(?!\s*outs?\b)|job|jobs|shifts?|office|career|boss|desk|nurse|nursing|doctor|teacher|teaching"
         r"|on\s+call|overtime|commute\s+to\s+work|workplace|employer|contract"
     ),
-    "travel": r"travel\w*|trips?|hotels?|flights?|flying|airports?|business\s+trips?|away\s+for\s+work|on\s+the\s+road",
+    "travel": (
+        r"travel\w*|trips?|hotels?|flights?|flying|airports?|business\s+trips?|away\s+for\s+work|on\s+the\s+road"
+        r"|jet[-\s]?lag\w*|long[-\s]haul"
+    ),
     "kids": (
         r"school\s+runs?|nursery|kids?|children|child|sons?|daughters?|baby|toddlers?|twins|newborn"
-        r"|(?:dad|mum|mom|mother|father)\s+of"
+        r"|(?:dad|mum|mom|mother|father)\s+of|single\s+(?:mum|mom|dad|parent|mother|father)"
+        r"|school\s+(?:drop[-\s]?offs?|pick[-\s]?ups?)|\d+[-\s](?:week|month)[-\s]olds?|(?<=our\s)(?:youngest|eldest|oldest)"
+        r"|(?:two|three|four|five|\d)\s+(?:young\s+|little\s+)?(?:boys|girls)"
     ),
     "family": r"family|wife|husband|partner|pregnan\w*|parents?|mum|mom|dad|carer\s+for|childcare",
     "commute": r"commut\w*",

@@ -17,6 +17,7 @@ from domain.extraction.lexicon import APOSTROPHE as _A
 from domain.extraction.rules import I_AM, STIMULUS
 from domain.extraction.subject import People
 from domain.extraction.tidy import about_the_athlete, content
+from domain.vocabulary import CONTEXT_TOPICS
 
 
 @dataclass(frozen=True)
@@ -38,11 +39,13 @@ class Extractor(Protocol):
     def extract(self, text: str, source: MemorySource, source_reference: str | None = None) -> list[Candidate]: ...
 
 
+_CONTEXT_WORDS = "|".join(CONTEXT_TOPICS.values())
 # A sentence without any of these words cannot yield a fact; most of a long note is skipped at once.
 _TRIGGER_RE = re.compile(
     r"\b(?:i|my|we|remember|note|keep|forget|record|takes?|took|heat|humidity|fan|favou?rite|bores?|boring|worst|he"
     r"|she|they|them|his|her|their|reminder|heads|legs|heart|hr|nothing|give|hotels?|job|shifts?|office|school|kids|children|twins|baby"
-    r"|toddler|away|nearest|love|hate|always|never|prefer|racing|work"
+    r"|toddler|away|nearest|love|hate|always|never|prefer|racing|work|rather|would|find|mum|mom|dad|our|single|sucker"
+    r"|altitude|studying|going|weekends?|weekdays?|any|anything|more|sleep"
     + _A
     + r"s|"
     + ANY_BODY_PART
@@ -50,6 +53,8 @@ _TRIGGER_RE = re.compile(
     + ANY_TIME
     + r"|"
     + STIMULUS
+    + r"|"
+    + _CONTEXT_WORDS
     + r")\b|"
     + I_AM
     + r"|\bi"

@@ -12,8 +12,8 @@ from domain.extraction.rules import CONTEXT, PREFERENCE, RESPONSE, RULES, RUN_OB
 from domain.extraction.subject import People
 
 _TRANSIENT_RE = re.compile(
-    r"\b(?:today|tomorrow|tonight|yesterday|this\s+(?:morning|afternoon|evening|week|weekend|time|run|month)"
-    r"|next\s+(?:week|time|month|year|run)|last\s+(?:night|week|run))\b",
+    r"\b(?:today|tomorrow|tonight|yesterday|this\s+(?:morning|afternoon|evening|week|weekend|time|run)"
+    r"|next\s+(?:week|time|year|run)|last\s+(?:night|week|run))\b",
     re.IGNORECASE,
 )
 

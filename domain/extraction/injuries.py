@@ -21,7 +21,9 @@ _SYMPTOM_RE = re.compile(
     r"|bothers\s+me|not\s+(?:\w+\s+)?(?:right|great|happy|good)|wonky|tender|spasms?|weak|operat(?:ed|ion)|scoped"
     r"|reconstruct\w*|broke|broken|dislocat\w*|ruptur\w*|creak\w*|agony|agonising|excruciating|sciatica|went\s+again"
     r"|popped|stress\s+reaction|bursitis|shin\s+splints|dodgy|achey|knackered|iffy|grumpy|angry|flare[-\s]?ups?"
-    r"|surgeries|op|neuroma|metatarsalgia|weakness|numb\w*|tingl\w*|pins\s+and\s+needles|went\s+dead)\b",
+    r"|surgeries|op|neuroma|metatarsalgia|weakness|numb\w*|tingl\w*|pins\s+and\s+needles|went\s+dead"
+    r"|lock(?:s|ing)\s+up|gave\s+way|giv(?:es|ing)\s+way|grabbed|recon|replacement|arthroscop\w*|doms"
+    r"|went(?=\s+(?:at|during|halfway|mid|pop|twang|bang)\b))\b",
     re.IGNORECASE,
 )
 _RECOVERED_RE = re.compile(
@@ -51,7 +53,7 @@ _SESSION_RE = re.compile(
     r"|downhills?|downhill\s+running|races?|racing|marathons?|halfs?|speed\s*work|speed\s+sessions?|track"
     r"|strides|sprints?|back[-\s]to[-\s]back|mileage|workouts?|sessions?|leg\s+days?|strength|gym|weights|squats"
     r"|lunges|plyos?|plyometrics|fartleks?|threshold|trails?|road\s+runs?|big\s+weeks?|doubles|parkruns?|reps|concrete"
-    r"|tarmac|pavements?|cambered\s+roads?)\b",
+    r"|tarmac|pavements?|cambered\s+roads?|treadmills?)\b",
     re.IGNORECASE,
 )
 _CAUSE_RE = re.compile(
@@ -62,7 +64,7 @@ _CAUSE_RE = re.compile(
 )
 _SORENESS_RE = re.compile(
     r"\b(?:sore\w*|stiff\w*|tight\w*|achy|aching|ache|heavy|trashed|wrecked|smashed|destroyed|burn\w*|scream\w*"
-    r"|doms|battered|dead|cooked|fried|cramp\w*|tired|shot)\b",
+    r"|doms|battered|dead|cooked|fried|cramp\w*|tired|shot|grumpy|niggly|cranky|angry|unhappy|barking)\b",
     re.IGNORECASE,
 )
 _REAL_INJURY_RE = re.compile(
@@ -72,14 +74,22 @@ _REAL_INJURY_RE = re.compile(
 )
 
 
+# "Treadmill running always gives me shin pain": pain that a kind of session gives is a response too.
+_GIVES_PAIN_RE = re.compile(
+    r"\b(?:gives?|leaves?)\s+(?:me|them|him|her)\s+(?:\w+\s+){0,2}?pain\b|\bi\s+(?:always\s+)?get\s+(?:\w+\s+){0,2}?pain"
+    r"\s+(?:from|after|on|with)\b",
+    re.IGNORECASE,
+)
+
+
 def session_soreness(text: str, span: Span) -> bool:
     """True when the injury read from `span` is soreness a kind of session brings on."""
-    return (
-        _SESSION_RE.search(text, span.start, span.end) is not None
-        and _CAUSE_RE.search(text, span.start, span.end) is not None
-        and _SORENESS_RE.search(text, span.start, span.end) is not None
-        and _REAL_INJURY_RE.search(text, span.start, span.end) is None
-    )
+    if _SESSION_RE.search(text, span.start, span.end) is None or _CAUSE_RE.search(text, span.start, span.end) is None:
+        return False
+    real = [m.group().lower() for m in _REAL_INJURY_RE.finditer(text, span.start, span.end)]
+    if not real:
+        return _SORENESS_RE.search(text, span.start, span.end) is not None
+    return all(word == "pain" for word in real) and _GIVES_PAIN_RE.search(text, span.start, span.end) is not None
 
 
 _SYMPTOM_LOW_RE = re.compile(_SYMPTOM_RE.pattern)

@@ -14,7 +14,7 @@ PREFERENCE, CONTEXT, RESPONSE = MemoryType.PREFERENCE, MemoryType.CONTEXT, Memor
 
 _ADV = (
     r"(?:(?:really|absolutely|genuinely|actually|definitely|honestly|just|still|also|much|generally|usually|normally"
-    r"|always|mostly|typically|totally|often|sometimes|only|kinda|kind\s+of|do|tend\s+to|seem\s+to|can\s+only)\s+)"
+    r"|always|mostly|typically|totally|often|sometimes|only|kinda|kind\s+of|do|tend\s+to|seem\s+to|can\s+only|happily)\s+)"
 )
 I_AM = r"\bi(?:" + _A + r"?m|\s+am)\s+"
 RUN_OBJECT_RE = re.compile(
@@ -33,7 +33,7 @@ _OCCUPATIONS = (
     r"|consultant|manager|cleaner|carer|caregiver|pharmacist|dentist|vet|scientist|researcher|journalist|writer"
     r"|lecturer|professor|midwife|postman|postwoman|courier|cashier|receptionist|analyst|banker|trader|musician"
     r"|artist|photographer|hairdresser|personal\s+trainer|social\s+worker|surveyor|labourer|civil\s+servant"
-    r"|postdoc|phd\s+student|grad\s+student|paralegal|shop\s+assistant|hgv\s+driver|lorry\s+driver|bus\s+driver"
+    r"|postie|security\s+guard|postdoc|phd\s+student|grad\s+student|paralegal|shop\s+assistant|hgv\s+driver|lorry\s+driver|bus\s+driver"
     r"|shift\s+worker|warehouse\s+worker|retail\s+worker|care\s+worker|health\s*care\s+worker|tradesman"
 )
 _SPORTS = (
@@ -41,10 +41,14 @@ _SPORTS = (
     r"|swimming|spin(?:\s+class(?:es)?)?|football|soccer|tennis|squash|padel|rugby|hockey|netball|basketball"
     r"|martial\s+arts|boxing|triathlons?|rowing|skiing|five-a-side|5-a-side"
 )
-_FAMILY_NOUN = r"(?:kids?|children|child|sons?|daughters?|baby|babies|newborn|toddlers?|twins|boys|girls|little\s+ones)"
+_FAMILY_NOUN = (
+    r"(?:kids?|children|child|sons?|daughters?|baby|babies|newborn|toddlers?|twins|boys|girls|little\s+ones"
+    r"|(?:week|month)[-\s]olds?)"
+)
 _COUNT = r"(?:\d+|one|two|three|four|five|six|a|an)"
 STIMULUS = (
-    r"(?:intervals?|tempos?(?:\s+runs?)?|long\s+runs?|hills?|hill\s+repeats|speed\s*work|track\s+sessions?|races?"
+    r"(?:intervals?|tempos?(?:\s+runs?)?|long\s+runs?|hills?|hill\s+repeats|speed\s*work|speed\s+sessions?|track\s+sessions?|races?"
+    r"|high\s+volume|bricks?|brick\s+sessions?|runs?\s+off\s+the\s+bike|evening\s+sessions?"
     r"|racing|back[-\s]to[-\s]back\s+\w+|high\s+mileage|mileage|hard\s+(?:sessions?|days?|efforts?)|workouts?"
     r"|heat|humidity|strides|doubles|early\s+runs?|morning\s+runs?|evening\s+runs?|descents?|downhills?"
     r"|downhill\s+running|marathons?|sprints?|fartleks?|threshold(?:\s+\w+)?|strength(?:\s+work)?|gym\s+sessions?"
@@ -103,7 +107,8 @@ RULES: tuple[Rule, ...] = (
         "time_person",
         PREFERENCE,
         MEDIUM,
-        I_AM + r"(?:\w+\s+){0,2}?(?:an?|more\s+of\s+an?)\s+(?:morning|evening|night|early|lunchtime)\s+"
+        r"(?:" + I_AM + r"|\b(?:(?:he|she)(?:" + _A + r"s|\s+is)|they(?:" + _A + r"re|\s+are))\s+)"
+        r"(?:\w+\s+){0,2}?(?:an?|more\s+of\s+an?)\s+(?:morning|evening|night|early|lunchtime)\s+"
         r"(?:person|runner|bird|riser)\b|\b(?:early\s+bird|night\s+owl)\b",
     ),
     _rule(
@@ -120,7 +125,13 @@ RULES: tuple[Rule, ...] = (
         PREFERENCE,
         MEDIUM,
         r"\bi\s+" + _ADV + r"{0,2}(?:like|love|enjoy|adore)\s+(?!it\b|this\b|that\b|you\b|them\b)"
-        r"|\b(?:is|are)\s+my\s+(?:absolute\s+)?favou?rite\b|" + I_AM + r"an?\s+(?:big\s+|huge\s+)?fan\s+of\b",
+        r"|\b(?:is|are)\s+my\s+(?:absolute\s+)?favou?rite\b|" + I_AM + r"an?\s+(?:big\s+|huge\s+)?fan\s+of\b"
+        r"|"
+        + I_AM
+        + r"(?:such\s+|a\s+(?:real\s+|total\s+|big\s+|huge\s+)?)?(?:a\s+)?sucker\s+for\b|\bi\s+"
+        + _ADV
+        + r"{0,2}"
+        r"find\s+(?:[\w-]+\s+){1,3}?(?:fun|enjoyable|relaxing|addictive|satisfying)\b",
         needs_run_object=True,
     ),
     _rule(
@@ -134,7 +145,9 @@ RULES: tuple[Rule, ...] = (
         + r"?t\s+stand|cannot\s+stand|do(?:n"
         + _A
         + r"?t|\s+not)\s+(?:really\s+)?(?:like|enjoy|love))\b|\bnot\s+(?:a\s+)?(?:big\s+|huge\s+)?fan\s+of\b"
-        r"|\b(?:bores?\s+me|(?:is|are)\s+(?:so\s+|really\s+)?(?:boring|the\s+worst|soul[-\s]destroying))\b",
+        r"|\b(?:bores?\s+me|(?:is|are)\s+(?:so\s+|really\s+)?(?:boring|the\s+worst|soul[-\s]destroying))\b"
+        r"|\bi\s+" + _ADV + r"{0,2}find\s+(?:[\w-]+\s+){1,3}?(?:boring|dull|tedious|a\s+slog|a\s+drag|a\s+chore"
+        r"|soul[-\s]destroying|miserable)\b",
         needs_run_object=True,
     ),
     _rule(
@@ -149,7 +162,9 @@ RULES: tuple[Rule, ...] = (
         r"|\bi\s+always\s+(?:take|bring|wear|listen\s+to|run\s+with)\b|\bnot\s+(?:really\s+)?(?:my\s+thing|for\s+me)\b"
         r"|\bi\s+" + _ADV + r"{0,2}(?:dread|avoid|look\s+forward\s+to|live\s+for|prefer)\b|\b(?:much\s+|way\s+|far\s+"
         r"|so\s+much\s+)?happier\s+(?:on|in|with|running|doing|when|at)\b|\b(?:is|are)\s+(?:a\s+)?no[-\s]go\b"
-        r"|\bhighlight\s+of\s+my\s+(?:week|day|month)\b|\b(?:is|are)\s+(?:totally\s+|really\s+)?my\s+(?:thing|jam)\b"
+        r"|\bhighlight\s+of\s+my\s+(?:week|day|month)\b|\b(?:is|are|will\s+be)\s+(?:totally\s+|really\s+)?my\s+(?:thing|jam|happy\s+place)\b"
+        r"|\b(?:weekends?|mornings?|evenings?|saturdays?|sundays?|weekdays?)\s+(?:is|are)\s+(?:for|reserved\s+for"
+        r"|kept\s+for|made\s+for)\b"
         r"|\bwhere\s+i(?:"
         + _A
         + r"m|\s+am)\s+(?:happiest|most\s+at\s+home|at\s+my\s+best)\b|\bsuits?\s+(?:me|my\s+\w+)\b"
@@ -164,7 +179,9 @@ RULES: tuple[Rule, ...] = (
         PREFERENCE,
         MEDIUM,
         r"^(?:(?:always|never|only)\s+(?:run|train)(?=\s+(?:alone|solo|with|on\s+my\s+own|in\s+the|at)\b)"
-        r"|(?:big|huge|massive)\s+fan\s+of|not\s+a\s+(?:big\s+)?fan\s+of|(?:absolutely\s+|really\s+|much\s+)?(?:love"
+        r"|(?:big|huge|massive)\s+fan\s+of|not\s+a\s+(?:big\s+)?fan\s+of|(?:(?:really|much|honestly|genuinely)\s+)?"
+        r"(?:would\s+|" + _A + r"d\s+)?(?:much\s+)?rather\s+(?:do|run|go|have|be|take|train|race|stick)"
+        r"|(?:absolutely\s+|really\s+|much\s+|honestly\s+|tbh\s+|genuinely\s+)?(?:love"
         r"|hate|loathe|adore|prefer|enjoy|dread|can" + _A + r"?t\s+stand))\s+(?!it\b|this\b|that\b|you\b)",
         needs_run_object=True,
     ),
@@ -196,7 +213,9 @@ RULES: tuple[Rule, ...] = (
         CONTEXT,
         HIGH,
         r"\bi\s+work\s+(?:as|at|in|for)\s+(?!(?:the\s+)?(?:mornings?|evenings?|afternoons?|weekends?|heat|rain|dark"
-        r"|cold)\b)\w+|\bmy\s+(?:day\s+)?job\s+(?:is|as|involves|requires|means|has)\b|"
+        r"|cold)\b)\w+|\b(?:my|his|her|their)\s+(?:day\s+)?job(?:"
+        + _A
+        + r"s\b|\s+(?:is|as|involves|requires|means|has)\b)|"
         + I_AM
         + r"(?:an?\s+)?(?:\w+\s+){0,2}?(?:"
         + _OCCUPATIONS
@@ -210,7 +229,16 @@ RULES: tuple[Rule, ...] = (
         + _A
         + r"s|\s+is)\s+(?:a\s+)?(?:\d+|long|crazy|busy|mad"
         r"|full[-\s]on|hectic|intense|manic)\b|\bon\s+(?:the\s+)?(?:ward|night\s+shift|call)\b|\bi\s+work\s+(?:from\s+home|long|nights|in\s+an?"
-        r"\s+office)\b|\bsat\s+at\s+a\s+desk\b|\bon\s+my\s+feet\s+all\s+day\b",
+        r"\s+office)\b|\bsat\s+at\s+a\s+desk\b|\bon\s+my\s+feet\s+all\s+day\b"
+        r"|\b(?:he|she|they)\s+works?\s+(?:as|at|in|for|nights|shifts|from\s+home|long\s+hours)\b"
+        r"|\bworking\s+(?:from\s+home|remotely|nights|night\s+shifts|shifts|part[-\s]time|full[-\s]time|two\s+jobs)\b"
+        r"|\b(?:\d|two|three|four|five)\s+on[,\s]+(?:\d|two|three|four|five)\s+off\b"
+        # a bare occupation as a whole clause: "Teacher, two kids, ...", "ICU nurse on nights"
+        r"|^(?:an?\s+)?(?:(?!(?:the|my|his|her|their|our|your)\b)[\w-]+\s+)?(?:nurse|teacher|chef|postie|postman"
+        r"|postwoman|firefighter|paramedic|police\s+officer|carer|care\s+worker|midwife|pilot|engineer|accountant|lawyer"
+        r"|solicitor|developer|programmer|electrician|plumber|builder|farmer|student|shift\s+worker|social\s+worker"
+        r"|civil\s+servant|barista|cleaner|soldier)s?(?:\s+on\s+(?:nights|shifts|days|earlies|lates|call|the\s+wards?"
+        r"|rotation)\b|\s+by\s+(?:trade|profession)\b|$)",
         tags=("context:work",),
     ),
     _rule(
@@ -241,7 +269,9 @@ RULES: tuple[Rule, ...] = (
         r"|\bi\s+" + _ADV + r"{0,2}(?:look\s+after|care\s+for|take\s+care\s+of|am\s+caring\s+for|have\s+custody\s+of)"
         r"\s+(?:my\s+)?(?:\w+\s+)?(?:mum|mom|mother|dad|father|parents?|kids?|children|son|daughter|grandkids|wife"
         r"|husband|partner|nan|gran)\b|\bsingle\s+(?:mum|mom|dad|parent)\b|\b(?:mum|mom|dad)\s+of\s+(?:\d+|one|two"
-        r"|three|four|twins)\b",
+        r"|three|four|twins)\b|\bour\s+(?:youngest|eldest|oldest|little\s+ones?|newborn|baby|toddler|twins)\b"
+        r"|\bschool\s+(?:drop[-\s]?offs?|pick[-\s]?ups?)\b|^(?:and\s+)?(?:\d+|two|three|four|five|six)\s+(?:young\s+"
+        r"|little\s+|small\s+)?(?:kids|children|boys|girls|sons|daughters)(?:\s+(?:under\s+\w+|at\s+home))?$",
         tags=("context:family",),
     ),
     _rule(
@@ -265,7 +295,7 @@ RULES: tuple[Rule, ...] = (
         r"|day|morning|evening)\b|\b(?:training\s+for|doing|racing|signed\s+up\s+for|entered)\s+(?:an?\s+|my\s+first\s+)?"
         r"(?:ironman|triathlon|70\.3|half\s+ironman|sprint\s+tri|olympic\s+tri)|\b(?:swim|bike|tri|triathlon|cycling"
         r"|climbing|spin|yoga|pilates|masters|rowing|crossfit)\s+(?:squad|club|class|group|team|sessions?)\s+(?:on|every"
-        r"|twice|once|\w+\s+times)\b",
+        r"|twice|once|\w+\s+times|mon\w*|tue\w*|wed\w*|thu\w*|fri\w*|sat\w*|sun\w*|\d)\b",
     ),
     _rule(
         "goal_context",
@@ -285,7 +315,7 @@ RULES: tuple[Rule, ...] = (
         + r"{0,2}live\s+(?:at|in|on|near|by|up|somewhere|right)\b|"
         + I_AM
         + r"(?:a\s+)?(?:type\s*[12]\s+)?(?:diabetic|asthmatic|anaemic|anemic|coeliac|celiac|vegan|vegetarian|epileptic"
-        r"|menopausal|perimenopausal|postpartum)\b|\bi\s+"
+        r"|menopausal|perimenopausal|postpartum|hypothyroid|hyperthyroid)\b|\bi\s+"
         + _ADV
         + r"{0,2}(?:have|suffer\s+from|live\s+with)\s+(?:\w+\s+)?"
         r"(?:asthma|diabetes|type\s*[12]|anaemia|anemia|a\s+heart\s+condition|hypothyroid\w*|endometriosis|ibs|crohn\w*"
@@ -298,7 +328,10 @@ RULES: tuple[Rule, ...] = (
         + r"(?:\d\d|in\s+my\s+(?:\d0s|thirties|forties|fifties|sixties|seventies))\b|\bi\s+(?:just\s+)?turned\s+\d\d\b"
         r"|\b(?:pancake\s+)?(?:flat|hilly|mountainous)\s+(?:here|round\s+here|around\s+here|where\s+i\s+live)\b"
         r"|\bnearest\s+(?:hills?|track|trails?|pool|gym|mountains?)\b|\b(?:we|i)\s+(?:just\s+|recently\s+)?moved\s+to\b"
-        r"|\b(?:childcare|child\s+care|school\s+holidays|nursery\s+runs?)\b",
+        r"|\b(?:childcare|child\s+care|school\s+holidays|nursery\s+runs?)\b"
+        r"|\b(?:going\s+through|in)\s+(?:the\s+)?(?:menopause|perimenopause)\b"
+        r"|\b(?:the\s+)?altitude\s+(?:is|here|has|makes|kills|means|takes)\b|\badjusting\s+to\s+(?:the\s+)?altitude\b"
+        r"|\bstudying\s+for\b|" + I_AM + r"studying\b|\bmy\s+(?:\w+\s+)?(?:exams|finals|dissertation|thesis)\b",
     ),
     _rule(
         "travel_context",
@@ -306,8 +339,9 @@ RULES: tuple[Rule, ...] = (
         LOW,
         r"\bi\s+" + _ADV + r"{0,2}(?:travel|fly)\b(?:\s+\w+){0,4}?\s+(?:a\s+lot|often|frequently|for\s+work|every"
         r"|regularly|constantly|weekly|most\s+weeks|all\s+the\s+time)\b|\b(?:away|travel\w*)\s+for\s+work\b"
-        r"|\bworking\s+away\b|\bon\s+the\s+road\s+(?:for|a\s+lot|most|half|\w+\s+(?:days|weeks|nights)|every|constantly"
-        r"|again)\b|\b(?:in|from)\s+hotels\b|\bhotel\s+(?:gyms?|treadmills?|rooms?"
+        r"|\bworking\s+away\b|\bwork\s+(?:has|takes|sends|keeps)\s+me\s+(?:in|to|away|on\s+the\s+road|abroad"
+        r"|travel\w*|all\s+over)\b|\bon\s+the\s+road\s+(?:for|a\s+lot|most|half|\w+\s+(?:days|weeks|nights)|every|constantly"
+        r"|again)\b|\b(?:in|from)\s+hotels\b|\bhotel\s+(?:gyms|treadmills|rooms"
         r"|life)\b|\bbusiness\s+trips?\b|\bwork\s+trips?\b|\bliving\s+out\s+of\s+a\s+suitcase\b|\bi\s+"
         + _ADV
         + r"{0,2}(?:travel|fly)\s+for\s+work\b",
@@ -326,7 +360,9 @@ RULES: tuple[Rule, ...] = (
         "recovery_rate",
         RESPONSE,
         LOW,
-        r"\bi\s+" + _ADV + r"{0,2}(?:recover|bounce\s+back)\s+(?:\w+\s+)?(?:quickly|slowly|fast|well|badly|poorly"
+        r"\b(?:i|he|she|they)\s+"
+        + _ADV
+        + r"{0,2}(?:recovers?|bounces?\s+back)\s+(?:\w+\s+)?(?:quickly|slowly|fast|well|badly|poorly"
         r"|slow|quick)\b|\b(?:takes?|took)\s+me\s+(?:\w+\s+){0,3}?(?:days?|ages|a\s+while|longer|forever|weeks?"
         r"|hours)\s+to\s+(?:recover|bounce\s+back|feel\s+(?:normal|human|right|ok|okay|fresh)|come\s+back|get\s+over)\b"
         r"|\bi\s+"
@@ -337,7 +373,7 @@ RULES: tuple[Rule, ...] = (
         + _ADV
         + r"{0,2}(?:get|suffer\s+from)\s+(?:\w+\s+){0,2}?(?:doms|cramps?|stitch(?:es)?|nause\w*|dizzy|light[-\s]headed"
         r"|blisters|chafing|gi\s+issues|stomach\s+issues)\b(?:\s+\w+){0,3}?\s+(?:from|after|on|in|during|with|when"
-        r"|if)\b|\bmy\s+recovery\s+(?:is|has\s+always\s+been|tends\s+to\s+be)\s+"
+        r"|if|every|whenever|each)\b|\bmy\s+recovery\s+(?:is|has\s+always\s+been|tends\s+to\s+be)\s+"
         r"(?:\w+\s+)?(?:slow|quick|fast|good|poor)\b|\bi\s+" + _ADV + r"{0,2}need\s+(?:[\w-]+\s+){0,4}?"
         r"(?:days?|weeks?|sleep|rest|recovery|time)\b(?:\s+[\w-]+){0,5}?\s+(?:after|between|following|to\s+recover"
         r"|before\s+i\s+feel)\b",
@@ -355,7 +391,15 @@ RULES: tuple[Rule, ...] = (
         r"(?:in|with|on)\s+(?:the\s+)?(?:heat|humidity|hills|cold|altitude|sun|hot\s+weather)\b|\b(?:heat"
         r"|humidity|hot\s+weather)\s+(?:\w+\s+)?(?:kills|destroys|wrecks|slows)\s+me\b|\bi\s+"
         + _ADV
-        + r"{0,2}(?:run|race|perform)\s+(?:much\s+)?(?:better|worse|best)\s+(?:on|in|with|after|when|off)\b",
+        + r"{0,2}(?:run|race|perform)\s+(?:much\s+)?(?:better|worse|best|faster|slower)\s+"
+        r"(?:on|in|with|after|when|off)\b"
+        r"|^(?:any(?:thing)?\s+)?(?:more|over|above|longer|further)\s+than(?:\s+[\w-]+){1,6}?\s+and\s+(?:i|my)\b"
+        r"|^anything\s+(?:over|above|past|beyond)(?:\s+[\w-]+){1,6}?\s+and\s+(?:i|my)\b"
+        r"|\b(?:my\s+)?sleep(?:" + _A + r"s|\s+is)?\s+(?:always\s+|usually\s+)?(?:\w+\s+)?(?:terrible|awful|bad|rubbish"
+        r"|poor|wrecked|ruined|shocking)\s+(?:after|when|following|on)\b"
+        r"|\bi\s+(?:always|usually|often|tend\s+to|generally)\s+(?:hit\s+the\s+wall|bonk|blow\s+up)\b"
+        r"|\bi\s+hit\s+the\s+wall\b(?:\s+[\w-]+){0,6}?\s+(?:every|each|whenever)\b"
+        r"|^(?:and\s+)?i\s+(?:always\s+|usually\s+|just\s+)?(?:get|end\s+up|fall)\s+(?:ill|sick|injured|run\s+down)\b(?!\s+of\b)",
     ),
     _rule(
         "general_effect",
@@ -383,8 +427,9 @@ RULES: tuple[Rule, ...] = (
         + r"|\b"
         + STIMULUS
         + r"\s+(?:always\s+|usually\s+|often\s+)?feels?\s+(?:\w+\s+)?(?:awful|terrible|horrible|rough|sluggish|flat"
-        r"|heavy|laboured|labored)\b"
-        + r"|\b(?:my\s+)?(?:heart\s+rate|hr|pulse|legs|body)\s+(?:\w+\s+){0,2}?(?:goes|go|shoots|spikes|climbs|drifts"
+        r"|heavy|laboured|labored)\b" + r"|\b(?:my\s+)?(?:heart\s+rate|hr|pulse|legs|body|pace)\s+(?:\w+\s+){0,2}?"
+        r"(?:goes|go|shoots|spikes|climbs|drifts"
+        r"|drops|drop|falls\s+off|slows|slows\s+down"
         r"|jumps|jump|rises|soars|stays"
         r"|takes?|needs?|is\s+always|are\s+always|feels?\s+(?:heavy|dead|flat|fresh|great|amazing|good|awful"
         r"|terrible|wooden|sluggish|springy|better|worse))\b(?:\s+[\w-]+){0,4}?\s+"

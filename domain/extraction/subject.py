@@ -31,7 +31,9 @@ _COMMON_CAPITALISED = words(
     " August September October November December Coach Physio Doctor Strava Garmin"
 )
 _NAME_RE = re.compile(
-    r"\b([A-Z][a-z]+)(?:" + _A + r"s\b|\s+(?=(?P<verb>has|had|says|said|thinks|told|keeps|got|tweaked|hurt|rolled"
+    # "Morton's neuroma" names a condition, not a person.
+    r"\b([A-Z][a-z]+)(?:" + _A + r"s\b(?!\s+(?:neuroma|disease|syndrome|deformity|fracture|bursitis)\b)"
+    r"|\s+(?=(?P<verb>has|had|says|said|thinks|told|keeps|got|tweaked|hurt|rolled"
     r"|pulled|strained|sprained|twisted|complained)\b))"
 )
 _INHERITS_SUBJECT_RE = re.compile(
