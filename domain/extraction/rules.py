@@ -63,6 +63,12 @@ _FEELING = (
     r"|better|faster|hungry|stiff|out)"
 )
 
+_REACTION = (
+    r"(?:wrecked|wiped|knackered|shattered|exhausted|drained|flat|sluggish|heavy|dead|jelly|awful|terrible|sick"
+    r"|nause\w*|dizzy|light[-\s]headed|headaches?|cramp(?:s|ing|ed)?|stitch(?:es)?|bonk\w*|fades?|struggles?|starving"
+    r"|ravenous|wired|buzzing|sore|stiff|achy|doms|hit\s+the\s+wall)\b"
+)
+
 
 @dataclass(frozen=True)
 class Rule:
@@ -412,6 +418,22 @@ RULES: tuple[Rule, ...] = (
         r"|after|if|with)\b|\bi\s+" + _ADV + r"{0,2}adapt\s+\w+|\b(?:is|are)\s+what\s+works\s+for\s+(?:me|my\s+body)\b"
         r"|\bworks?\s+(?:best|well)\s+for\s+my\s+body\b|\bmy\s+(?:stomach|gut)\s+(?:\w+\s+){0,2}?(?:rebel\w*|turn\w*"
         r"|object\w*|revolt\w*)\b|\bi\s+" + _ADV + r"{0,2}fall\s+apart\b",
+    ),
+    _rule(
+        "habitual_reaction",
+        RESPONSE,
+        LOW,
+        # a reaction the athlete always has to a kind of run: "the run off the bike always feels awful",
+        # "I'm wrecked every time after a race"
+        r"\b(?:always|every\s+(?:single\s+)?time|each\s+time|whenever|without\s+fail|never\s+fails\s+to)\b"
+        r"(?:\s+[\w'’-]+){0,6}?\s+"
+        + _REACTION
+        + r"|"
+        + _REACTION
+        + r"(?:\s+[\w'’-]+){0,6}?\s+(?:every\s+(?:single\s+)?"
+        r"time|each\s+time|whenever|without\s+fail|every\s+(?:single\s+)?(?:run|race|session|marathon|long\s+run"
+        r"|workout|rep|interval|tempo))\b",
+        needs_run_object=True,
     ),
     _rule(
         "session_effect",

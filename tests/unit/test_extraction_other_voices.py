@@ -29,6 +29,7 @@ INJURY, RESPONSE = MemoryType.INJURY_HISTORY, MemoryType.TRAINING_RESPONSE
         ("My calf went halfway up the climb.", INJURY, "body:calf"),
         ("Morton's neuroma in my right foot.", INJURY, "body:foot"),
         ("Had a hip replacement in 2018.", INJURY, "body:hip"),
+        ("I always feel sick before a race.", RESPONSE, "intensity:race"),
     ],
 )
 def test_other_voices_yield_the_fact(text: str, type_: MemoryType, tag: str) -> None:
@@ -46,6 +47,7 @@ def test_other_voices_yield_the_fact(text: str, type_: MemoryType, tag: str) -> 
         "I got sick of the treadmill after 20 minutes.",
         "Hotel gym again, fine for a shakeout.",
         "Moved the long run to Sunday.",
+        "Always good to see the club on a Saturday run.",
     ],
 )
 def test_and_small_talk_in_the_same_words_yields_nothing(text: str) -> None:
