@@ -3,7 +3,9 @@
 A prediction matches an expected memory when the type is equal and the expected tags are a
 subset of the predicted tags (no expected tags: the type suffices). Each expected memory and
 each prediction is used at most once; the expectations with the most tags are matched first so
-that a loose expectation does not take the prediction a precise one needs.
+that a loose expectation does not take the prediction a precise one needs. A label's tags are read
+in the vocabulary's spelling (domain.vocabulary.canonical_tag: "context:job" is "context:work",
+"body:knees" is "body:knee"), as the app reads any tag typed by hand.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any, Protocol
 import yaml
 
 from domain.enums import MemorySource, MemoryType
+from domain.vocabulary import canonical_tag
 
 
 class Predicted(Protocol):
@@ -57,7 +60,11 @@ def parse_cases(raw: Iterable[Mapping[str, Any]]) -> list[Case]:
     cases = []
     for item in raw:
         expect = tuple(
-            Expected(MemoryType(e["type"]), tuple(e.get("tags") or ()), e.get("content_contains"))
+            Expected(
+                MemoryType(e["type"]),
+                tuple(dict.fromkeys(canonical_tag(t) for t in e.get("tags") or ())),
+                e.get("content_contains"),
+            )
             for e in item.get("expect") or ()
         )
         cases.append(Case(str(item["text"]), MemorySource(item["source"]), expect))
