@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
@@ -17,7 +19,7 @@ from domain.models import Memory, Proposal, User
 from domain.schemas import MemoryEdit
 from domain.types import utcnow
 from domain.visibility import with_inactive
-from persistence.uow import unit_of_work
+from persistence.uow import in_transaction, unit_of_work
 from tests.factories import make_memory
 from tests.integration.test_review_confidence import confirm, propose, stored
 
@@ -156,3 +158,77 @@ def test_undo_is_for_the_athlete_who_confirmed_soon_after_and_only_for_a_confirm
             select(func.count()).select_from(Proposal).where(Proposal.athlete_id == athlete.id)
         )
     assert (status, proposal_count) == (ProposalStatus.PENDING, 1)
+
+
+def _race(*works: Callable[[], object]) -> list[object]:
+    """Run each `work` in its own thread, released together; what each returned or raised."""
+    start = threading.Barrier(len(works), timeout=10)
+    results: list[object] = [None] * len(works)
+
+    def run(i: int) -> None:
+        start.wait()
+        try:
+            results[i] = works[i]()
+        except Exception as error:  # the outcome under test
+            results[i] = error
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(works))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    return results
+
+
+def test_two_tabs_undoing_one_confirm_at_once_undo_it_once(engine: Engine, athlete: User) -> None:
+    old = confirm(
+        engine, athlete, propose(engine, athlete, "Sore knee", memory_type=MemoryType.INJURY_HISTORY, tags=KNEE)
+    )
+    proposal_id = propose(engine, athlete, "Knee pain on hills", memory_type=MemoryType.INJURY_HISTORY, tags=KNEE)
+    confirm(engine, athlete, proposal_id)
+
+    def undo_in_a_tab() -> object:
+        return in_transaction(engine, lambda s: confirm_undo.undo_confirm(s, athlete, proposal_id=proposal_id).status)
+
+    results = _race(undo_in_a_tab, undo_in_a_tab)
+    outcomes = sorted(type(result).__name__ for result in results)
+    # one undoes it; the other finds it pending already, or (PostgreSQL) changed under it
+    assert outcomes in (["InvalidInput", "ProposalStatus"], ["EditConflict", "ProposalStatus"]), results
+    assert active_contents(engine, athlete) == ["Sore knee"]
+    assert stored(engine, old.id).status == MemoryStatus.ACTIVE
+    assert pending_ids(engine, athlete) == [proposal_id]
+    assert_log_agrees(engine)
+
+
+def test_an_undo_racing_an_edit_of_the_memory_leaves_one_of_them_whole(engine: Engine, athlete: User) -> None:
+    existing = make_memory(engine, athlete, "Prefers trail runs", confidence=MemoryConfidence.LOW)
+    proposal_id = propose(engine, athlete, "Prefers trail runs")
+    confirm(engine, athlete, proposal_id)
+    version = stored(engine, existing.id).version
+
+    def undo() -> object:
+        return in_transaction(engine, lambda s: confirm_undo.undo_confirm(s, athlete, proposal_id=proposal_id))
+
+    def edit() -> object:
+        return in_transaction(
+            engine,
+            lambda s: memories.edit_memory(
+                s,
+                athlete,
+                memory_id=existing.id,
+                changes=MemoryEdit(content="Prefers hilly trails"),
+                expected_version=version,
+            ),
+        )
+
+    undone, edited = _race(undo, edit)
+    after = stored(engine, existing.id)
+    if isinstance(edited, EditConflict):  # the undo went first: the count is back, the edit was refused
+        assert not isinstance(undone, Exception), undone
+        assert (after.content, after.occurrences, after.confidence) == ("Prefers trail runs", 1, MemoryConfidence.LOW)
+        assert pending_ids(engine, athlete) == [proposal_id]
+    else:  # the edit went first: the undo was refused, the edit stands
+        assert isinstance(undone, EditConflict), undone
+        assert (after.content, after.occurrences) == ("Prefers hilly trails", 2)
+        assert pending_ids(engine, athlete) == []
+    assert_log_agrees(engine)
