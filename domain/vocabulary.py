@@ -39,7 +39,8 @@ BODY_PARTS: dict[str, str] = {
     "foot": r"foot|feet|arch(?:es)?(?=\s+(?:of|pain|hurts?|is|ache|aches|feels))|metatarsals?|toes?|bunions?",
     "heel": r"heels?",
     "back": (
-        r"(?<=lower\s)back|(?<=upper\s)back|(?<=my\s)back(?!\s+(?:to|on|in|into|home|half|end|from|up|out|off|at)\b)"
+        r"(?<=lower\s)back|(?<=upper\s)back|(?:(?<=my\s)|(?<=his\s)|(?<=her\s)|(?<=their\s))back"
+        r"(?!\s+(?:to|on|in|into|home|half|end|from|up|out|off|at)\b)"
         r"|back(?=\s+(?:pain|ache|aches|aching|spasms?|issues?|problems?|injury|is|was|went|hurts?|hurting"
         r"|tightness|stiffness|feels|felt|flared|seized|locked)\b)|lumbar|si\s+joint|sciatica"
     ),
@@ -75,7 +76,7 @@ INTENSITY_TOPICS: dict[str, str] = {
     "recovery": r"recovery\s+runs?",
     "speed work": r"speed\s*work|speed\s+sessions?|sprints?",
     "hill repeats": r"hill\s+(?:repeats|reps|sprints)",
-    "hills": r"hills?|hilly|climbs|descents?|downhills?",
+    "hills": r"hills?|hilly|climbs|descents?|downhills?|vert",
     "threshold": r"thresholds?|lactate",
     "track": r"track(?:\s+sessions?|\s+workouts?)?",
     "fartlek": r"fartleks?",
@@ -96,25 +97,30 @@ CONTEXT_TOPICS: dict[str, str] = {
     "kids": (
         r"school\s+runs?|nursery|kids?|children|child|sons?|daughters?|baby|toddlers?|twins|newborn"
         r"|(?:dad|mum|mom|mother|father)\s+of|single\s+(?:mum|mom|dad|parent|mother|father)"
-        r"|school\s+(?:drop[-\s]?offs?|pick[-\s]?ups?)|\d+[-\s](?:week|month)[-\s]olds?|(?<=our\s)(?:youngest|eldest|oldest)"
+        r"|school\s+(?:drop[-\s]?offs?|pick[-\s]?ups?)|\d+[-\s](?:week|month|year)[-\s]olds?|(?<=our\s)(?:youngest|eldest|oldest)"
         r"|(?:two|three|four|five|\d)\s+(?:young\s+|little\s+)?(?:boys|girls)"
     ),
-    "family": r"family|wife|husband|partner|pregnan\w*|parents?|mum|mom|dad|carer\s+for|childcare",
+    "family": (
+        r"family|wife|husband|hubby|partner|pregnan\w*|parents?|mum|mom|dad|carer\s+for|childcare|solo\s+parent\w*"
+    ),
     "commute": r"commut\w*",
     "gym": r"gyms?|weights|lift(?:s|ing)?|strength(?:\s+training|\s+work)?|crossfit|s\s*&\s*c",
     "climbing": r"climb(?:er|ers|ing)|boulder\w*",
-    "cycling": r"cycl\w*|bikes?|biking|spin(?:\s+class(?:es)?)?|peloton",
+    "cycling": r"cycl\w*|bikes?|biking|spin(?:\s+class(?:es)?)?|peloton|turbo(?:\s+trainer)?|zwift",
     "swimming": r"swim\w*|pool",
     "yoga": r"yoga",
     "pilates": r"pilates",
     "triathlon": r"tri|triathlon\w*|triathlete|ironman|70\.3",
-    "team sport": r"football|soccer|rugby|hockey|netball|basketball|tennis|squash|padel|five-a-side|5-a-side",
+    "team sport": (
+        r"football|soccer|rugby|hockey|netball|basketball|tennis|squash|padel|five-a-side|5-a-side|handball"
+        r"|volleyball|cricket|lacrosse|hurling|baseball|softball"
+    ),
     "sleep": r"sleep\w*|insomnia",
     "study": r"studying|student|exams?|university|uni|college|phd",
     "health": (
         r"asthma\w*|diabet\w*|type\s*[12]|anaemi\w*|anemi\w*|thyroid|hypothyroid\w*|coeliac|celiac|ibs|crohn\w*"
         r"|migraines?|menopaus\w*|perimenopaus\w*|blood\s+pressure|medication|heart\s+condition|arrhythmia|epilep\w*"
-        r"|endometriosis|pcos|arthritis|long\s+covid|low\s+iron"
+        r"|endometriosis|pcos|arthritis|long\s+covid|low\s+iron|beta[-\s]blockers?|insulin|inhalers?"
     ),
     "altitude": r"altitude",
     "goal": r"marathon|half\s+marathon|ultra|ironman|goal\s+race|target\s+race|a\s+race",

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from domain.enums import CONFIDENCE_RANK, MemoryConfidence, MemoryType
 from domain.extraction.clauses import Span
-from domain.extraction.lexicon import BODY, CONTEXT_TOPIC, INTENSITY, preference_tags
+from domain.extraction.lexicon import BODY, CONTEXT_TOPIC, INTENSITY, TIME, preference_tags
 from domain.extraction.rules import CONTEXT, PREFERENCE, RESPONSE, RULES, RUN_OBJECT_RE, Rule
 from domain.extraction.subject import People
 
@@ -29,16 +29,36 @@ class Fact:
 _FAMILY_RULES = frozenset({"family_context", "life_context"})
 
 
+# The other sports a preference or a training response can be about: "much happier in the pool" is a
+# swimming preference, "cramp on the run after a hard bike" a response to cycling.
+_ACTIVITY_TAGS = frozenset(
+    f"context:{kind}"
+    for kind in ("gym", "climbing", "cycling", "swimming", "yoga", "pilates", "triathlon", "team sport")
+)
+_RESPONSE_CONTEXT_TAGS = _ACTIVITY_TAGS | {"context:sleep"}
+
+
+def _context_times(evidence: str) -> list[str]:
+    """When a context applies ("on call every other weekend", "masters swim at 6am"); "nights" in a
+    work pattern ("nurse on nights") says when they work, not a time they like to train."""
+    low = evidence.lower()
+    found = (m for m in TIME.lower_pattern.finditer(low) if not m.group().startswith("night"))
+    return list(dict.fromkeys(TIME.tag(m) for m in found))
+
+
 def _rule_tags(rule: Rule, evidence: str) -> list[str]:
     tags = list(rule.tags)
     if rule.type is PREFERENCE:
         tags += preference_tags(evidence)
+        tags += [t for t in CONTEXT_TOPIC.tags(evidence) if t in _ACTIVITY_TAGS]
     elif rule.type is RESPONSE:
         tags += BODY.tags(evidence) + INTENSITY.tags(evidence)
+        tags += [t for t in CONTEXT_TOPIC.tags(evidence) if t in _RESPONSE_CONTEXT_TAGS]
     elif rule.type is CONTEXT:
         tags += [t for t in CONTEXT_TOPIC.tags(evidence) if t != "context:family" or rule.name in _FAMILY_RULES]
         if "context:kids" in tags and "context:family" not in tags:
             tags.append("context:family")
+        tags += _context_times(evidence)
     return list(dict.fromkeys(tags))
 
 
