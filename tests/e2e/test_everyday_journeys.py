@@ -55,3 +55,21 @@ def test_a_deleted_memory_comes_back_from_recently_deleted(sized_page: Page, ser
     expect(restore).to_have_count(0)
     page.get_by_role("link", name="← Back to your memory").click()
     expect(memory_card(page, NURSE)).to_be_visible()
+
+
+def test_a_typed_tag_is_shown_as_typed_never_compiled_or_rendered(sized_page: Page, server: Server) -> None:
+    page = sized_page
+    log_in(page, server, "alex", "demo-alex")
+    page.get_by_role("button", name="Add memory").click()
+    hostile = "{{ 7*7 }}</q-chip><b>bold</b>"
+    tags = dialog(page).get_by_label("Tags")
+    tags.fill(hostile)
+    tags.press("Enter")
+    tags.fill("hotel gyms")  # plain words: a tag of their own, shown in words
+    tags.press("Enter")
+    chips = dialog(page).locator(".mr-tag-chip .q-chip__content")
+    expect(chips).to_have_count(2)
+    expect(chips.first).to_have_text(hostile)
+    expect(chips.nth(1)).to_have_text("Hotel gyms")
+    expect(dialog(page).locator("b")).to_have_count(0)
+    expect(dialog(page).get_by_text("49", exact=True)).to_have_count(0)

@@ -29,10 +29,16 @@ Suggestion = tuple[MemoryType | None, tuple[str, ...]]
 MAX_SUGGESTED_TAGS = 6
 TAGS_HINT = "Optional. Type a word and press Enter, e.g. knee, mornings, long runs, work"
 # Chips show a tag as words (ui.components.words), not its code; the value stays the code.
-_CHIP_TEMPLATE = """
-<q-chip dense removable :tabindex="-1" class="mr-tag-chip" @remove="props.removeAtIndex(props.index)"
-  >{{ WORDS[props.opt] || props.opt }}</q-chip>
-"""
+# Only the vocabulary's own words are written into the template; what the athlete typed reaches it
+# as data (props.opt), which Vue renders as text: never a template of theirs to compile.
+_VOCABULARY_WORDS = json.dumps({tag: tag_words(tag) for tag in all_tags()})
+assert not any(mark in _VOCABULARY_WORDS for mark in ("{{", "}}", "<", ">", "`")), "a word would break the template"
+_AFTER_KIND = "props.opt.slice(props.opt.indexOf(':') + 1)"  # 'topic:hotel gyms' → 'hotel gyms'
+_CHIP_TEMPLATE = (
+    '<q-chip dense removable :tabindex="-1" class="mr-tag-chip" @remove="props.removeAtIndex(props.index)">'
+    f"{{{{ ({_VOCABULARY_WORDS})[props.opt] || {_AFTER_KIND}.charAt(0).toUpperCase() + {_AFTER_KIND}.slice(1) }}}}"
+    "</q-chip>"
+)
 
 
 def split_tags(texts: Sequence[str]) -> list[str]:
@@ -40,11 +46,6 @@ def split_tags(texts: Sequence[str]) -> list[str]:
     athlete means ("knee" → body:knee; domain.vocabulary.tag_for_words)."""
     parts = (tag_for_words(part) for text in texts for part in text.split(","))
     return list(dict.fromkeys(part for part in parts if part))
-
-
-def _chip_template(tags: Sequence[str]) -> str:
-    words = {tag: tag_words(tag) for tag in [*all_tags(), *tags]}
-    return _CHIP_TEMPLATE.replace("WORDS", f"({json.dumps(words)})")
 
 
 async def suggestion_for(text: str) -> Suggestion:
@@ -84,7 +85,7 @@ class MemoryForm:
             ui.input_chips("Tags", value=list(tags), new_value_mode="add-unique").classes("w-full").mark("field-tags")
         )
         self.tags.props["hint"] = TAGS_HINT
-        self._show_tag_words()
+        self.tags.add_slot("selected-item", _CHIP_TEMPLATE)
         self.typed_tag = ""  # typed into the tags field, not yet a chip
         self.tags.on("input-value", self._typing)
         self.tags.on("blur", self._take_typed_tag)
@@ -138,9 +139,6 @@ class MemoryForm:
                 self.type.props.pop("hint", None)
             self.type.update()
         self._offer_tags(tags)
-
-    def _show_tag_words(self) -> None:
-        self.tags.add_slot("selected-item", _chip_template(self.tags.value or []))
 
     def _offer_tags(self, tags: Sequence[str]) -> None:
         offered = [tag for tag in tags if tag not in self.tags.value][:MAX_SUGGESTED_TAGS]
@@ -199,8 +197,6 @@ class MemoryForm:
         meant = split_tags(self.tags.value)
         if meant != list(self.tags.value):
             self.tags.value = meant  # comes back here once more, with nothing left to change
-            return
-        self._show_tag_words()
 
     @staticmethod
     def _clear(element: ui.textarea | ui.select | ui.input_chips) -> None:
