@@ -107,7 +107,7 @@ CONTEXT_TOPICS: dict[str, str] = {
     "gym": r"gyms?|weights|lift(?:s|ing)?|strength(?:\s+training|\s+work)?|crossfit|s\s*&\s*c",
     "climbing": r"climb(?:er|ers|ing)|boulder\w*",
     "cycling": r"cycl\w*|bikes?|biking|spin(?:\s+class(?:es)?)?|peloton|turbo(?:\s+trainer)?|zwift",
-    "swimming": r"swim\w*|pool",
+    "swimming": r"swim\w*|swam|swum|pool",
     "yoga": r"yoga",
     "pilates": r"pilates",
     "triathlon": r"tri|triathlon\w*|triathlete|ironman|70\.3",

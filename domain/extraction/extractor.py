@@ -10,14 +10,14 @@ from typing import Protocol
 from domain.content import normalize
 from domain.enums import CONFIDENCE_RANK, MemoryConfidence, MemorySource, MemoryType
 from domain.extraction.clauses import Span, SpanSet, sentences, statement_clauses
-from domain.extraction.facts import Fact, rule_facts
+from domain.extraction.facts import RESPONSE_CONTEXT_TAGS, Fact, rule_facts
 from domain.extraction.injuries import Carry, body_mentions, injuries, session_soreness
 from domain.extraction.lexicon import ANY_BODY_PART, ANY_TIME, INTENSITY, all_tags
 from domain.extraction.lexicon import APOSTROPHE as _A
 from domain.extraction.rules import I_AM, STIMULUS
-from domain.extraction.subject import People
+from domain.extraction.subject import REPORTING_LEAD_RE, People
 from domain.extraction.tidy import about_the_athlete, content
-from domain.vocabulary import CONTEXT_TOPICS
+from domain.vocabulary import CONTEXT, CONTEXT_TOPICS
 
 
 @dataclass(frozen=True)
@@ -90,6 +90,9 @@ class RuleExtractor:
             if carry is None and not _TRIGGER_RE.search(text, sentence.start, sentence.end):
                 continue
             clauses = statement_clauses(text, sentence, is_question)
+            lead = REPORTING_LEAD_RE.match(text, sentence.start, sentence.end) if people.third_person else None
+            if lead is not None:  # "She says ..." relays what the athlete said: the content is what follows
+                clauses = [Span(max(c.start, lead.end()), c.end) for c in clauses if c.end > lead.end()]
             explicit = _EXPLICIT_RE.match(text, sentence.start, sentence.end) if clauses else None
             if explicit is not None:
                 clauses = [Span(max(c.start, explicit.end()), c.end) for c in clauses if c.end > explicit.end()]
@@ -97,7 +100,7 @@ class RuleExtractor:
             carry = self._carry(people.lower, clauses, facts) if not is_question else None
             if explicit is not None:
                 facts = [replace(f, confidence=HIGH) for f in facts] or self._explicit_context(text, clauses)
-            for fact in _merge_within_sentence(facts):
+            for fact in _merge_within_sentence(text, facts):
                 said, span = content(text, fact.span, clauses, fact.type)
                 if people.third_person:
                     said = about_the_athlete(_THEM_RE.sub("the athlete", said))
@@ -113,7 +116,8 @@ class RuleExtractor:
         facts = []
         for i in injuries(people, sentence, clauses, carry):
             if session_soreness(people.text, i.span):
-                tags = (*i.tags, *INTENSITY.tags(people.text[i.span.start : i.span.end]))
+                sore = people.text[i.span.start : i.span.end]
+                tags = (*i.tags, *INTENSITY.tags(sore), *(t for t in CONTEXT.tags(sore) if t in RESPONSE_CONTEXT_TAGS))
                 facts.append(Fact(RESPONSE, i.span, tuple(dict.fromkeys(tags)), MemoryConfidence.MEDIUM))
             else:
                 facts.append(Fact(INJURY, i.span, i.tags, i.confidence))
@@ -139,14 +143,30 @@ class RuleExtractor:
         return [Fact(MemoryType.CONTEXT, span, tuple(all_tags(text[span.start : span.end])), HIGH)]
 
 
-def _merge_within_sentence(facts: Sequence[Fact]) -> list[Fact]:
-    """Facts of one type in one sentence that share a tag (or both have none) are one fact read across
-    clauses: "I travel for work, so it's hotel gyms most months" is one travel context tagged travel, work
-    and gym."""
+_OWN_SUBJECT_RE = re.compile(r"i(?:\b|" + _A + r")", re.IGNORECASE)
+
+
+def _one_fact(text: str, kept: Fact, fact: Fact) -> bool:
+    """Whether two facts of a sentence are one: they share a tag, or both have none, or one has none and
+    does not open with "I" ("Hills are my thing, flat routes bore me"; but "I hate the treadmill, I'd rather
+    run in the rain" says two things)."""
+    if kept.type is not fact.type:
+        return False
+    if set(kept.tags) & set(fact.tags) or not (kept.tags or fact.tags):
+        return True
+    if kept.tags and fact.tags:
+        return False
+    bare = fact if not fact.tags else kept
+    return _OWN_SUBJECT_RE.match(text, bare.span.start, bare.span.end) is None
+
+
+def _merge_within_sentence(text: str, facts: Sequence[Fact]) -> list[Fact]:
+    """Facts of one type in one sentence that are one fact read across clauses (`_one_fact`): "I travel for
+    work, so it's hotel gyms most months" is one travel context tagged travel, work and gym."""
     merged: list[Fact] = []
     for fact in facts:
         for i, kept in enumerate(merged):
-            if kept.type is fact.type and (set(kept.tags) & set(fact.tags) or not (kept.tags or fact.tags)):
+            if _one_fact(text, kept, fact):
                 span = Span(min(kept.span.start, fact.span.start), max(kept.span.end, fact.span.end))
                 tags = tuple(dict.fromkeys([*kept.tags, *fact.tags]))
                 confidence = max(kept.confidence, fact.confidence, key=CONFIDENCE_RANK.__getitem__)

@@ -35,7 +35,7 @@ _ACTIVITY_TAGS = frozenset(
     f"context:{kind}"
     for kind in ("gym", "climbing", "cycling", "swimming", "yoga", "pilates", "triathlon", "team sport")
 )
-_RESPONSE_CONTEXT_TAGS = _ACTIVITY_TAGS | {"context:sleep"}
+RESPONSE_CONTEXT_TAGS = _ACTIVITY_TAGS | {"context:sleep"}
 
 
 def _context_times(evidence: str) -> list[str]:
@@ -53,7 +53,7 @@ def _rule_tags(rule: Rule, evidence: str) -> list[str]:
         tags += [t for t in CONTEXT_TOPIC.tags(evidence) if t in _ACTIVITY_TAGS]
     elif rule.type is RESPONSE:
         tags += BODY.tags(evidence) + INTENSITY.tags(evidence)
-        tags += [t for t in CONTEXT_TOPIC.tags(evidence) if t in _RESPONSE_CONTEXT_TAGS]
+        tags += [t for t in CONTEXT_TOPIC.tags(evidence) if t in RESPONSE_CONTEXT_TAGS]
     elif rule.type is CONTEXT:
         tags += [t for t in CONTEXT_TOPIC.tags(evidence) if t != "context:family" or rule.name in _FAMILY_RULES]
         if "context:kids" in tags and "context:family" not in tags:

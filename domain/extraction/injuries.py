@@ -23,7 +23,10 @@ _SYMPTOM_RE = re.compile(
     r"|popped|stress\s+reaction|bursitis|shin\s+splints|dodgy|achey|knackered|iffy|grumpy|angry|flare[-\s]?ups?"
     r"|surgeries|op|neuroma|metatarsalgia|weakness|numb\w*|tingl\w*|pins\s+and\s+needles|went\s+dead"
     r"|lock(?:s|ing)\s+up|gave\s+way|giv(?:es|ing)\s+way|grabbed|recon|replacement|arthroscop\w*|doms"
-    r"|went(?=\s+(?:at|during|halfway|mid|pop|twang|bang)\b))\b",
+    r"|went(?=\s+(?:at|during|halfway|mid|pop|twang|bang)\b)"
+    r"|bad(?=\s+(?:left\s+|right\s+|lower\s+|upper\s+)?(?:knees?|ankles?|back|hips?|shoulders?|achilles|hamstrings?"
+    r"|calf|calves|foot|feet|shins?|neck|wrists?|elbows?|heels?|quads?|groin)\b)"
+    r"|kill(?=\s+(?:after|when|during|on|from|for)\b))\b",
     re.IGNORECASE,
 )
 _RECOVERED_RE = re.compile(
@@ -53,18 +56,20 @@ _SESSION_RE = re.compile(
     r"|downhills?|downhill\s+running|races?|racing|marathons?|halfs?|speed\s*work|speed\s+sessions?|track"
     r"|strides|sprints?|back[-\s]to[-\s]back|mileage|workouts?|sessions?|leg\s+days?|strength|gym|weights|squats"
     r"|lunges|plyos?|plyometrics|fartleks?|threshold|trails?|road\s+runs?|big\s+weeks?|doubles|parkruns?|reps|concrete"
-    r"|tarmac|pavements?|cambered\s+roads?|treadmills?)\b",
+    r"|tarmac|pavements?|cambered\s+roads?|treadmills?|kick\s+sets?|rides?|bike|bricks?|ultras?|aero(?:\s+position)?"
+    r"|swims?)\b",
     re.IGNORECASE,
 )
 _CAUSE_RE = re.compile(
     r"\b(?:leaves?|left\s+me|makes?|gives?|always|every\s+(?:single\s+)?time|each\s+time|whenever|for\s+days"
     r"|(?:the\s+)?(?:day|days|morning)\s+after|next\s+day|usually|tends?\s+to|after\s+(?:every|each|any|all|anything)"
-    r"|stays?|for\s+(?:two|three|four|\d+|a\s+few|several)\s+days)\b",
+    r"|stays?|for\s+(?:two|three|four|\d+|a\s+few|several)\s+days|after\s+(?:about|around|roughly)\s+\w+\s+(?:hours?"
+    r"|minutes?|mins|k|km|kms|miles?))\b",
     re.IGNORECASE,
 )
 _SORENESS_RE = re.compile(
     r"\b(?:sore\w*|stiff\w*|tight\w*|achy|aching|ache|heavy|trashed|wrecked|smashed|destroyed|burn\w*|scream\w*"
-    r"|doms|battered|dead|cooked|fried|cramp\w*|tired|shot|grumpy|niggly|cranky|angry|unhappy|barking)\b",
+    r"|doms|battered|dead|cooked|fried|cramp\w*|tired|shot|grumpy|niggly|cranky|angry|unhappy|barking|kill)\b",
     re.IGNORECASE,
 )
 _REAL_INJURY_RE = re.compile(

@@ -23,7 +23,8 @@ RUN_OBJECT_RE = re.compile(
     r"|mornings?|evenings?|early|alone|company|road|roads|rain|heat|humid\w*|cold|hard|recovery|reps|treadmills?"
     r"|dreadmill|music|podcasts?|headphones|groups?|club|solo|dark|night|nights|lunch\w*|weekends?|gym|pool|swim\w*"
     r"|bike|cycling|long|sprints?|descents?|downhills?|uphills?|climbs|loops?|laps|routes?|pace|structure|plans?"
-    r"|miles|kms?|k|zone\s*2|\d+\s*[ap]m|alarms?|starts?|heart\s+rate|strava|watch|gps|coffee|breakfast|fasted|crowds|people|friends?|dog)\b",
+    r"|miles|kms?|k|zone\s*2|\d+\s*[ap]m|alarms?|starts?|heart\s+rate|strava|watch|gps|coffee|breakfast|fasted|crowds|people|friends?|dog"
+    r"|vert|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?)\b",
     re.IGNORECASE,
 )
 _OCCUPATIONS = (
@@ -43,7 +44,7 @@ _SPORTS = (
 )
 _FAMILY_NOUN = (
     r"(?:kids?|children|child|sons?|daughters?|baby|babies|newborn|toddlers?|twins|boys|girls|little\s+ones"
-    r"|(?:week|month)[-\s]olds?)"
+    r"|-?(?:week|month|year)[-\s]olds?)"
 )
 _COUNT = r"(?:\d+|one|two|three|four|five|six|a|an)"
 STIMULUS = (
@@ -57,6 +58,8 @@ STIMULUS = (
     r"|energy\s+drinks?|dairy|spicy\s+food|ibuprofen)"
 )
 _SUBJECT = r"\b(?:i|he|she|they)\s+"
+_THEY_ARE = r"\b(?:(?:he|she)(?:" + _A + r"s|\s+is)|they(?:" + _A + r"re|\s+are))\s+"
+_WEEKDAY = r"(?:mon|tue|wed|thu|fri|sat|sun)\w*"
 _RESPONSE_OBJECT = r"(?:me|them|him|her|my|their|his|the\s+athlete)\b"
 _FEELING = (
     r"(?:tired|sore|wrecked|flat|sluggish|dizzy|nauseous|sick|drained|exhausted|shattered|knackered|dead|strong|great"
@@ -152,6 +155,7 @@ RULES: tuple[Rule, ...] = (
         + _A
         + r"?t|\s+not)\s+(?:really\s+)?(?:like|enjoy|love))\b|\bnot\s+(?:a\s+)?(?:big\s+|huge\s+)?fan\s+of\b"
         r"|\b(?:bores?\s+me|(?:is|are)\s+(?:so\s+|really\s+)?(?:boring|the\s+worst|soul[-\s]destroying))\b"
+        r"|\bi\s+(?:not|no)\s+(?:like|enjoy|love)\b"
         r"|\bi\s+" + _ADV + r"{0,2}find\s+(?:[\w-]+\s+){1,3}?(?:boring|dull|tedious|a\s+slog|a\s+drag|a\s+chore"
         r"|soul[-\s]destroying|miserable)\b",
         needs_run_object=True,
@@ -203,7 +207,15 @@ RULES: tuple[Rule, ...] = (
         + r"\b)|\bi\s+"
         + _ADV
         + r"{0,2}(?:only\s+)?(?:have|get|find)\s+time\b(?:\s+\w+){0,3}?\s+(?:in\s+the\s+|at"
-        r"\s+|on\s+|before\s+|after\s+)?" + _TIME + r"\b",
+        r"\s+|on\s+|before\s+|after\s+)?" + _TIME + r"\b"
+        # "For me is better the morning", "only window is evenings", "those are my run nights"
+        r"|\bfor\s+me\s+(?:it\s+)?(?:is|"
+        + _A
+        + r"s)\s+(?:much\s+)?(?:better|best|easier)\b(?=(?:\s+\w+){0,3}?\s+"
+        + _TIME
+        + r"\b)|\b(?:only|best|usual|main)\s+(?:slot|window|time|chance)\s+(?:is|are|=)\s+(?:\w+\s+){0,2}?"
+        + _TIME
+        + r"\b|\b(?:is|are)\s+my\s+(?:run|running|training)\s+(?:nights?|days?|mornings?|evenings?)\b",
     ),
     _rule(
         "third_person_preference",
@@ -239,9 +251,11 @@ RULES: tuple[Rule, ...] = (
         r"|\b(?:he|she|they)\s+works?\s+(?:as|at|in|for|nights|weekends|shifts|from\s+home|long\s+hours"
         r"|part[-\s]time|full[-\s]time)\b"
         r"|\bworking\s+(?:from\s+home|remotely|nights|night\s+shifts|shifts|part[-\s]time|full[-\s]time|two\s+jobs)\b"
+        r"|" + I_AM + r"working\s+(?:in|at|for|as)\s+(?!(?:the\s+)?(?:mornings?|evenings?|weekends?|moment)\b)\w+"
+        r"|\bback\s+to\s+work\b(?:\s+\w+){0,3}?\s+after\s+(?:mat|maternity|pat|paternity|parental)\s+leave\b"
         r"|\b(?:\d|two|three|four|five)\s+on[,\s]+(?:\d|two|three|four|five)\s+off\b"
         # a bare occupation as a whole clause: "Teacher, two kids, ...", "ICU nurse on nights"
-        r"|^(?:an?\s+)?(?:(?!(?:the|my|his|her|their|our|your)\b)[\w-]+\s+)?(?:nurse|teacher|chef|postie|postman"
+        r"|^(?:as\s+)?(?:an?\s+)?(?:(?!(?:the|my|his|her|their|our|your)\b)[\w-]+\s+)?(?:nurse|teacher|chef|postie|postman"
         r"|postwoman|firefighter|paramedic|police\s+officer|carer|care\s+worker|midwife|pilot|engineer|accountant|lawyer"
         r"|solicitor|developer|programmer|electrician|plumber|builder|farmer|student|shift\s+worker|social\s+worker"
         r"|civil\s+servant|barista|cleaner|soldier)s?(?:\s+on\s+(?:nights|shifts|days|earlies|lates|call|the\s+wards?"
@@ -255,16 +269,21 @@ RULES: tuple[Rule, ...] = (
         r"\bi\s+(?:work|do)\s+(?:[\w-]+\s+){0,2}?(?:shifts?|nights|long\s+hours|weekends|from\s+home|remotely"
         r"|full[-\s]time|part[-\s]time|nine\s+to\s+five|9[-\s]to[-\s]5|overtime)\b|"
         + I_AM
-        + r"on\s+(?:\w+\s+)?(?:shifts?|nights|call)\b",
+        + r"on\s+(?:\w+\s+)?(?:shifts?|nights|call)\b|\b(?:on\s+)?(?:"
+        + _WEEKDAY
+        + r"|weekends?)\s+i\s+(?:work|have\s+work"
+        r"|am\s+working|" + _A + r"m\s+working)\b",
         tags=("context:work",),
     ),
     _rule(
         "family_context",
         CONTEXT,
         LOW,
-        r"\b(?:i|we)(?:\s+have|"
+        r"(?:\b(?:i|we|they)(?:\s+have|"
         + _A
-        + r"ve)(?:\s+got)?\s+(?:\w+\s+){0,2}?"
+        + r"ve)|\b(?:he|she)(?:\s+has|"
+        + _A
+        + r"s\s+got))(?:\s+got)?\s+(?:\w+\s+){0,2}?"
         + _COUNT
         + r"?\s*(?:young\s+|little\s+|small\s+)?"
         + _FAMILY_NOUN
@@ -277,7 +296,9 @@ RULES: tuple[Rule, ...] = (
         r"\s+(?:my\s+)?(?:\w+\s+)?(?:mum|mom|mother|dad|father|parents?|kids?|children|son|daughter|grandkids|wife"
         r"|husband|partner|nan|gran)\b|\bsingle\s+(?:mum|mom|dad|parent)\b|\b(?:mum|mom|dad)\s+of\s+(?:\d+|one|two"
         r"|three|four|twins)\b|\bour\s+(?:youngest|eldest|oldest|little\s+ones?|newborn|baby|toddler|twins)\b"
-        r"|\bschool\s+(?:drop[-\s]?offs?|pick[-\s]?ups?)\b|^(?:and\s+)?(?:\d+|two|three|four|five|six)\s+(?:young\s+"
+        r"|\bschool\s+(?:drop[-\s]?offs?|pick[-\s]?ups?)\b|\bsolo\s+parent\w*|\b(?:twins|kids|children|baby|toddler"
+        r"|little\s+ones?)\s+(?:start|starts|started|go|goes|are\s+starting|is\s+starting)\s+(?:at\s+)?(?:nursery"
+        r"|school|preschool|reception|childcare)\b|^(?:and\s+)?(?:\d+|two|three|four|five|six)\s+(?:young\s+"
         r"|little\s+|small\s+)?(?:kids|children|boys|girls|sons|daughters)(?:\s+(?:under\s+\w+|at\s+home))?$",
         tags=("context:family",),
     ),
@@ -296,7 +317,17 @@ RULES: tuple[Rule, ...] = (
         r"|regular\s+)?(?:climber|cyclist|swimmer|triathlete|rower|boulderer|yogi)\b|\b(?:i|we)\s+" + _ADV + r"{0,2}"
         r"(?:swim|cycle|ride|climb|boulder|lift|row|play\s+\w+|do\s+(?:\w+\s+){0,2}?(?:yoga|pilates|crossfit|weights"
         r"|strength|spin|gym|s&c))\b(?:\s+[\w-]+){0,5}?\s+(?:twice|once|three\s+times|\d+\s*(?:x|times)|every|each|a"
-        r"\s+week|per\s+week|weekly|most\s+days)\b|\b(?:bouldering|climbing|swimming|cycling|yoga|pilates|crossfit"
+        r"\s+week|per\s+week|weekly|most\s+days)\b|(?:^|\b(?:i|we)\s+)"
+        + _ADV
+        + r"{0,2}(?:do|swim|ride)\s+(?:\w+\s+){0,2}?"
+        r"(?:masters|swim|swimming|spin|turbo|bike)\b(?:\s+[\w-]+){0,3}?\s+(?:twice|once|three\s+times|\d+\s*(?:x|times)"
+        r"|every|each|weekly)\b|\b(?:club|squad|masters|group)\s+(?:swims?|rides?|spin)\s+(?:on\s+)?(?:"
+        + _WEEKDAY
+        + r"|every|twice|once|\d)|\b(?:the\s+)?(?:swim|swimming|bike|biking|cycling|run|running)\s+(?:is|has\s+always"
+        r"\s+been)\s+(?:my|his|her|their)\s+(?:\w+\s+)?(?:limiter|weakness|weak\s+(?:point|spot|link|leg)"
+        r"|strong\s+(?:point|suit|leg)|best\s+(?:discipline|leg)|worst\s+(?:discipline|leg))\b|\b(?:swam|cycled|rowed"
+        r"|raced|competed|played\s+\w+)\s+(?:competitively|at\s+(?:county|national|international|regional|club|university"
+        r"|uni|college|elite|a\s+high)\s+level)\b|\b(?:bouldering|climbing|swimming|cycling|yoga|pilates|crossfit"
         r"|spin|lifting|weights|strength\s+work|gym)\s+(?:\w+\s+){0,2}?(?:twice|once|three\s+times|\d+\s*(?:x|times)"
         r"|every|on)\s+(?:a\s+)?(?:week|weekly|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?"
         r"|day|morning|evening)\b|\b(?:training\s+for|doing|racing|signed\s+up\s+for|entered)\s+(?:an?\s+|my\s+first\s+)?"
@@ -308,10 +339,13 @@ RULES: tuple[Rule, ...] = (
         "goal_context",
         CONTEXT,
         MEDIUM,
-        r"\b(?:training\s+for|signed\s+up\s+for|entered|registered\s+for|building\s+(?:up\s+)?(?:to|for)|my\s+goal"
+        r"\b(?:training\s+for|signed\s+up\s+for|entered|booked|registered\s+for|got\s+(?:a\s+)?(?:place|entry|spot)"
+        r"\s+(?:in|for|at)|building\s+(?:up\s+)?(?:to|for)|my\s+goal"
         r"\s+(?:is|race\s+is)|my\s+target\s+race\s+is|my\s+a\s+race\s+is)\s+(?:my\s+first\s+|an?\s+|the\s+|my\s+)?"
         r"(?:[\w-]+\s+){0,2}?(?:marathon|half|ultra|10k|5k|race|triathlon|ironman|70\.3|50k|100k|miler|trail\s+race"
-        r"|fell\s+race|bq|sub[-\s]?\d+|pb|pr)\b",
+        r"|fell\s+race|bq|sub[-\s]?\d+|pb|pr)\b|\b(?:marathon|half|ironman|70\.3|ultra|race|triathlon|100k|50k|miler)\b"
+        r"(?:\s+[\w-]+){0,3}?\s+(?:is|will\s+be)\s+(?:the|my|his|her|their)\s+(?:a[-\s]race|big\s+one|main\s+(?:event"
+        r"|goal|race|target)|goal(?:\s+race)?|target(?:\s+race)?|focus|priority)\b",
     ),
     _rule(
         "life_context",
@@ -322,7 +356,12 @@ RULES: tuple[Rule, ...] = (
         + r"{0,2}live\s+(?:at|in|on|near|by|up|somewhere|right)\b|"
         + I_AM
         + r"(?:a\s+)?(?:type\s*[12]\s+)?(?:diabetic|asthmatic|anaemic|anemic|coeliac|celiac|vegan|vegetarian|epileptic"
-        r"|menopausal|perimenopausal|postpartum|hypothyroid|hyperthyroid)\b|\bi\s+"
+        r"|menopausal|perimenopausal|postpartum|hypothyroid|hyperthyroid)\b|"
+        + _THEY_ARE
+        + r"(?:a\s+)?(?:type\s*[12]\s+)?(?:diabetic|asthmatic|anaemic|anemic|coeliac|celiac|epileptic|hypothyroid)\b"
+        r"|\b(?:put\s+me\s+on|i(?:" + _A + r"m|\s+am)\s+(?:on|taking)|i\s+take)\s+(?:\w+\s+){0,2}?(?:medication|meds"
+        r"|beta[-\s]blockers?|insulin|levothyroxine|thyroxine|statins|an?\s+inhaler|inhalers)\b"
+        r"|\baltitude\s+(?:camp|training\s+camp|block|tent)\b|\bi\s+"
         + _ADV
         + r"{0,2}(?:have|suffer\s+from|live\s+with)\s+(?:\w+\s+)?"
         r"(?:asthma|diabetes|type\s*[12]|anaemia|anemia|a\s+heart\s+condition|hypothyroid\w*|endometriosis|ibs|crohn\w*"
@@ -346,6 +385,7 @@ RULES: tuple[Rule, ...] = (
         LOW,
         r"\bi\s+" + _ADV + r"{0,2}(?:travel|fly)\b(?:\s+\w+){0,4}?\s+(?:a\s+lot|often|frequently|for\s+work|every"
         r"|regularly|constantly|weekly|most\s+weeks|all\s+the\s+time)\b|\b(?:away|travel\w*)\s+for\s+work\b"
+        r"|\btravel\w*\b(?:\s+[\w-]+){1,5}?\s+for\s+work\b"
         r"|\bworking\s+away\b|\bwork\s+(?:has|takes|sends|keeps)\s+me\s+(?:in|to|away|on\s+the\s+road|abroad"
         r"|travel\w*|all\s+over)\b|\bon\s+the\s+road\s+(?:for|a\s+lot|most|half|\w+\s+(?:days|weeks|nights)|every|constantly"
         r"|again)\b|\b(?:in|from)\s+hotels\b|\bhotel\s+(?:gyms|treadmills|rooms"

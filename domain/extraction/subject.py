@@ -72,9 +72,21 @@ def lowered(text: str) -> str:
     return "".join(ch if len(ch.lower()) != 1 else ch.lower() for ch in text)
 
 
+# A coach relaying what the athlete said: "He told me his achilles flares ...", "She says she hates ...".
+REPORTING_LEAD_RE = re.compile(
+    r"(?:(?:per\s+our\s+(?:call|chat)|spoke\s+to\s+\w+|update\s+from\s+\w+|athlete\s+(?:says|said|reports))\W+)?"
+    r"(?:(?:he|she|they)\s+(?:says|say|said|told\s+me|tells\s+me|mentioned|mentions|reports|reported|explained"
+    r"|let\s+me\s+know)(?:\s+that)?|mentioned|athlete\s+(?:says|said|reports|reported))\b",
+    re.IGNORECASE,
+)
+
+
 def written_about_athlete(text: str) -> bool:
-    """True for a note in the third person about the athlete: "Intervals always leave them wrecked"."""
-    return _FIRST_PERSON_RE.search(text) is None and _THIRD_PERSON_RE.search(text) is not None
+    """True for a note in the third person about the athlete: "Intervals always leave them wrecked", or a
+    coach relaying what the athlete said ("He told me his achilles flares ...")."""
+    lead = REPORTING_LEAD_RE.match(text, len(text) - len(text.lstrip()))
+    rest = lead.end() if lead is not None else 0
+    return _FIRST_PERSON_RE.search(text, rest) is None and _THIRD_PERSON_RE.search(text) is not None
 
 
 def _names(text: str, start: int, end: int) -> Iterator[Mention]:
