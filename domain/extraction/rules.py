@@ -60,6 +60,13 @@ STIMULUS = (
 _SUBJECT = r"\b(?:i|he|she|they)\s+"
 _THEY_ARE = r"\b(?:(?:he|she)(?:" + _A + r"s|\s+is)|they(?:" + _A + r"re|\s+are))\s+"
 _WEEKDAY = r"(?:mon|tue|wed|thu|fri|sat|sun)\w*"
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?"
+    r"|nov(?:ember)?|dec(?:ember)?)"
+)
+_BODY_SUBJECT = (
+    r"(?:knees?|calf|calves|shins?|hips?|hamstrings?|hammies|quads?|achilles|feet|ankles?|back|glutes?|legs|body)"
+)
 _RESPONSE_OBJECT = r"(?:me|them|him|her|my|their|his|the\s+athlete)\b"
 _FEELING = (
     r"(?:tired|sore|wrecked|flat|sluggish|dizzy|nauseous|sick|drained|exhausted|shattered|knackered|dead|strong|great"
@@ -140,7 +147,10 @@ RULES: tuple[Rule, ...] = (
         + r"(?:such\s+|a\s+(?:real\s+|total\s+|big\s+|huge\s+)?)?(?:a\s+)?sucker\s+for\b|\bi\s+"
         + _ADV
         + r"{0,2}"
-        r"find\s+(?:[\w-]+\s+){1,3}?(?:fun|enjoyable|relaxing|addictive|satisfying)\b",
+        r"find\s+(?:[\w-]+\s+){1,3}?(?:fun|enjoyable|relaxing|addictive|satisfying)\b|"
+        + I_AM
+        + r"(?:more\s+of\s+|really\s+|definitely\s+)?an?\s+(?:road|trail|track|mountain|hill|fell|off[-\s]road"
+        r"|social|solo)\s+(?:runner|person|girl|guy)\b",
         needs_run_object=True,
     ),
     _rule(
@@ -345,7 +355,10 @@ RULES: tuple[Rule, ...] = (
         r"(?:[\w-]+\s+){0,2}?(?:marathon|half|ultra|10k|5k|race|triathlon|ironman|70\.3|50k|100k|miler|trail\s+race"
         r"|fell\s+race|bq|sub[-\s]?\d+|pb|pr)\b|\b(?:marathon|half|ironman|70\.3|ultra|race|triathlon|100k|50k|miler)\b"
         r"(?:\s+[\w-]+){0,3}?\s+(?:is|will\s+be)\s+(?:the|my|his|her|their)\s+(?:a[-\s]race|big\s+one|main\s+(?:event"
-        r"|goal|race|target)|goal(?:\s+race)?|target(?:\s+race)?|focus|priority)\b",
+        r"|goal|race|target)|goal(?:\s+race)?|target(?:\s+race)?|focus|priority)\b"
+        r"|\btraining\s+for\s+(?:the\s+)?\w+(?:\s+\d+)?\s+(?:in|next|this)\s+" + _MONTH + r"\b"
+        r"|\bi\s+" + _ADV + r"{0,2}(?:run|race|do)\s+(?:\d+\s+)?(?:ultras|(?:\d+[-\s]?)?milers|marathons|trail\s+races"
+        r"|fell\s+races|triathlons|ironmans)\b",
     ),
     _rule(
         "life_context",
@@ -367,7 +380,8 @@ RULES: tuple[Rule, ...] = (
         r"(?:asthma|diabetes|type\s*[12]|anaemia|anemia|a\s+heart\s+condition|hypothyroid\w*|endometriosis|ibs|crohn\w*"
         r"|migraines|high\s+blood\s+pressure|low\s+iron|pcos|arthritis|long\s+covid)\b|\b(?:\d+|one|two|three|four"
         r"|five)\s+(?:young\s+|little\s+|small\s+)?(?:kids|children|boys|girls)\s+(?:under|at\s+home|aged|to)\b"
-        r"|\bmy\s+(?:wife|partner|husband)\s+is\s+(?:expecting|pregnant|due)\b|\b(?:because\s+of|around)\s+(?:the|my)"
+        r"|\bmy\s+(?:wife|partner|husband)\s+is\s+(?:expecting|pregnant|due)\b"
+        r"|\b(?:because\s+of|around)\s+(?:the|my)"
         r"\s+(?:kids|children|baby|toddler|twins)\b|\b(?:twins|baby|toddler|kids|son|daughter|little\s+one)\s+(?:is|are)"
         r"\s+(?:only\s+|just\s+)?(?:\d+|one|two|three|four|five|six)\s*(?:months?|weeks?|years?|yrs?|yo)\b|"
         + I_AM
@@ -377,7 +391,8 @@ RULES: tuple[Rule, ...] = (
         r"|\b(?:childcare|child\s+care|school\s+holidays|nursery\s+runs?)\b"
         r"|\b(?:going\s+through|in)\s+(?:the\s+)?(?:menopause|perimenopause)\b"
         r"|\b(?:the\s+)?altitude\s+(?:is|here|has|makes|kills|means|takes)\b|\badjusting\s+to\s+(?:the\s+)?altitude\b"
-        r"|\bstudying\s+for\b|" + I_AM + r"studying\b|\bmy\s+(?:\w+\s+)?(?:exams|finals|dissertation|thesis)\b",
+        r"|\bstudying\s+for\b|" + I_AM + r"studying\b|\bmy\s+(?:\w+\s+)?(?:exams|finals|dissertation|thesis)\b"
+        r"|\b(?:have|got)\s+(?:my\s+)?(?:\w+\s+)?(?:exams|finals)\b",
     ),
     _rule(
         "travel_context",
@@ -515,6 +530,18 @@ RULES: tuple[Rule, ...] = (
         + _SUBJECT
         + _ADV
         + r"{0,2}(?:need|needs)\s+(?:at\s+least\s+)?(?:\w+\s+){0,3}?(?:days?|weeks?|nights?)\b"
+        r"|\bmy\s+"
+        + _BODY_SUBJECT
+        + r"\s+(?:really\s+|just\s+)?(?:hate|don"
+        + _A
+        + r"?t\s+like|can"
+        + _A
+        + r"?t\s+(?:handle|cope\s+with|take)|cannot\s+(?:handle|cope\s+with|take)|struggle\s+with)\s+(?:the\s+)?"
+        r"(?:\w+\s+){0,2}?(?:" + STIMULUS + r"|pounding|impact|volume|speed|roads?|concrete)\b"
+        r"|\b(?:always|usually|every\s+time)\s+after\s+(?:the\s+|a\s+|my\s+|any\s+)?"
+        + STIMULUS
+        + r"\b(?:\s+[\w-]+){0,2}?"
+        r"\s+my\s+(?:stomach|gut|legs|hr|heart\s+rate|sleep|appetite)\b"
         r"|\b(?:i|they)\s+" + _ADV + r"{0,2}(?:fade|blow\s+up|bonk|overheat|cramp|struggle|suffer)\b(?:\s+\w+){0,4}?\s+"
         r"(?:in|on|with|after|during|when|if)\b",
     ),

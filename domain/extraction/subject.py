@@ -74,9 +74,11 @@ def lowered(text: str) -> str:
 
 # A coach relaying what the athlete said: "He told me his achilles flares ...", "She says she hates ...".
 REPORTING_LEAD_RE = re.compile(
-    r"(?:(?:per\s+our\s+(?:call|chat)|spoke\s+to\s+\w+|update\s+from\s+\w+|athlete\s+(?:says|said|reports))\W+)?"
+    r"(?:(?:per\s+our\s+(?:call|chat|conversation)|spoke\s+to\s+\w+|update\s+from\s+\w+|athlete\s+(?:says|said"
+    r"|reports))\W+)?"
     r"(?:(?:he|she|they)\s+(?:says|say|said|told\s+me|tells\s+me|mentioned|mentions|reports|reported|explained"
-    r"|let\s+me\s+know)(?:\s+that)?|mentioned|athlete\s+(?:says|said|reports|reported))\b",
+    r"|let\s+me\s+know)(?:\s+that)?|mentioned|athlete\s+(?:says|said|reports|reported))\b"
+    r"|(?:per\s+our\s+(?:call|chat|conversation)|spoke\s+to\s+\w+)\W+(?=(?:he|she|they)\b)",
     re.IGNORECASE,
 )
 
