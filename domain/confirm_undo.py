@@ -18,7 +18,7 @@ again a memory made by an earlier one in the same selection is undone before it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
@@ -29,25 +29,42 @@ from domain.enums import AuditAction, AuditTarget, MemoryConfidence, MemoryStatu
 from domain.errors import EditConflict, InvalidInput, NotFound, PermissionDenied
 from domain.memory_writes import change_memory, remove_memory, snapshot
 from domain.models import AuditEvent, Memory, Proposal, User
-from domain.proposals import MAX_BULK, NOT_FOUND, REOPEN_WINDOW, reopen
+from domain.proposals import DEFAULT_MAX_AGE, MAX_BULK, NOT_FOUND, REOPEN_WINDOW, reopen
 from domain.types import utcnow
 from domain.visibility import with_inactive
 
 TOO_LATE = "Too late to undo this confirm: edit or delete the memory instead."
+TOO_OLD = (
+    "Too late to undo: this suggestion is old enough to expire as soon as it is back, and the memory "
+    "would be gone with it. Edit or delete the memory instead."
+)
 CHANGED_SINCE = "This memory changed after you confirmed it: edit or delete it instead."
 REASON = "Confirm undone"
 _VOLATILE = ("version",)  # changes with every write, whatever it changed
 
 
-def undo_confirm(session: Session, actor: User | None, *, proposal_id: int, now: datetime | None = None) -> Proposal:
+def undo_confirm(
+    session: Session,
+    actor: User | None,
+    *,
+    proposal_id: int,
+    now: datetime | None = None,
+    max_age: timedelta = DEFAULT_MAX_AGE,
+) -> Proposal:
+    """`max_age`: the age at which pending proposals expire (the app's setting)."""
     user = require_athlete(actor)
     # The same per-athlete queue as confirm (domain.proposals.confirm), taken first.
     session.execute(select(User.id).where(User.id == user.id).with_for_update(key_share=True))
-    return _undo_one(session, user, _own_confirmed(session, user, proposal_id, now or utcnow()))
+    return _undo_one(session, user, _own_confirmed(session, user, proposal_id, now or utcnow(), max_age))
 
 
 def undo_confirm_many(
-    session: Session, actor: User | None, *, proposal_ids: Sequence[int], now: datetime | None = None
+    session: Session,
+    actor: User | None,
+    *,
+    proposal_ids: Sequence[int],
+    now: datetime | None = None,
+    max_age: timedelta = DEFAULT_MAX_AGE,
 ) -> int:
     """Undo a selection's confirms in one transaction, newest first: all of them or none."""
     user = require_athlete(actor)
@@ -56,13 +73,13 @@ def undo_confirm_many(
         raise InvalidInput(f"Choose between 1 and {MAX_BULK} proposals.")
     session.execute(select(User.id).where(User.id == user.id).with_for_update(key_share=True))
     moment = now or utcnow()
-    confirmed = [_own_confirmed(session, user, proposal_id, moment) for proposal_id in ids]
+    confirmed = [_own_confirmed(session, user, proposal_id, moment, max_age) for proposal_id in ids]
     for proposal in sorted(confirmed, key=lambda p: _confirm_event(session, p).seq, reverse=True):
         _undo_one(session, user, proposal)
     return len(confirmed)
 
 
-def _own_confirmed(session: Session, user: User, proposal_id: int, now: datetime) -> Proposal:
+def _own_confirmed(session: Session, user: User, proposal_id: int, now: datetime, max_age: timedelta) -> Proposal:
     proposal = session.get(Proposal, proposal_id)
     if proposal is None or proposal.athlete_id != user.id:
         raise NotFound(NOT_FOUND)
@@ -71,6 +88,8 @@ def _own_confirmed(session: Session, user: User, proposal_id: int, now: datetime
     decided_at = proposal.decided_at
     if proposal.decided_by_id != user.id or decided_at is None or now - decided_at > REOPEN_WINDOW:
         raise PermissionDenied(TOO_LATE)
+    if proposal.created_at < now - max_age:  # back in "To review" it would expire at once (domain.proposals)
+        raise PermissionDenied(TOO_OLD)
     return proposal
 
 
@@ -112,8 +131,11 @@ def _unchanged_since(memory: Memory, event: AuditEvent) -> bool:
 
 def _undo_one(session: Session, user: User, proposal: Proposal) -> Proposal:
     confirm_seq = _confirm_event(session, proposal).seq
+    # The memory rows first, locked (PostgreSQL), then the audit reads and writes: rows before the
+    # audit head, as every write path (domain.audit.write_pending); an edit in another tab either
+    # committed before (the state check below sees it) or waits for this undo.
     memory = (
-        session.get(Memory, proposal.memory_id, execution_options=with_inactive())
+        session.get(Memory, proposal.memory_id, execution_options=with_inactive(), with_for_update=True)
         if proposal.memory_id is not None
         else None
     )
@@ -155,7 +177,10 @@ def _undo_one(session: Session, user: User, proposal: Proposal) -> Proposal:
 def _replaced_by_this_confirm(session: Session, memory: Memory, *, after_seq: int, before_seq: int) -> list[Memory]:
     replaced = []
     for old in session.scalars(
-        select(Memory).where(Memory.superseded_by_id == memory.id).execution_options(**with_inactive())
+        select(Memory)
+        .where(Memory.superseded_by_id == memory.id)
+        .with_for_update()
+        .execution_options(**with_inactive())
     ):
         event = _memory_event_before(session, old.id, before_seq)
         if event is None or event.seq < after_seq or event.action != AuditAction.SUPERSEDE:

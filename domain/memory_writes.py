@@ -108,7 +108,10 @@ def remove_memory(session: Session, actor: Actor, memory: Memory, *, action: Aud
         reason=reason,
     )
     session.delete(memory)
-    session.flush()
+    try:
+        session.flush()
+    except StaleDataError:
+        raise EditConflict(CONFLICT_MESSAGE) from None
 
 
 def change_memory(

@@ -232,3 +232,43 @@ def test_an_undo_racing_an_edit_of_the_memory_leaves_one_of_them_whole(engine: E
         assert (after.content, after.occurrences) == ("Prefers hilly trails", 2)
         assert pending_ids(engine, athlete) == []
     assert_log_agrees(engine)
+
+
+def test_an_undo_racing_an_edit_of_the_memory_it_made_ends_in_one_of_them(engine: Engine, athlete: User) -> None:
+    proposal_id = propose(engine, athlete, "Prefers trail runs")
+    memory = confirm(engine, athlete, proposal_id)
+    version = stored(engine, memory.id).version
+
+    def undo() -> object:
+        return in_transaction(engine, lambda s: confirm_undo.undo_confirm(s, athlete, proposal_id=proposal_id))
+
+    def edit() -> object:
+        changes = MemoryEdit(content="Prefers hilly trails")
+        return in_transaction(
+            engine,
+            lambda s: memories.edit_memory(s, athlete, memory_id=memory.id, changes=changes, expected_version=version),
+        )
+
+    undone, edited = _race(undo, edit)
+    if isinstance(undone, EditConflict):  # the edit went first: it stands, the confirm stays
+        assert not isinstance(edited, Exception), edited
+        assert active_contents(engine, athlete) == ["Prefers hilly trails"]
+        assert pending_ids(engine, athlete) == []
+    else:  # the undo went first: the memory is gone, the edit was told so
+        assert isinstance(edited, (EditConflict, NotFound)), edited
+        assert active_contents(engine, athlete) == []
+        assert pending_ids(engine, athlete) == [proposal_id]
+    assert_log_agrees(engine)
+
+
+def test_no_undo_that_would_bring_back_a_suggestion_only_to_expire_it(engine: Engine, athlete: User) -> None:
+    proposal_id = propose(engine, athlete, "Prefers trail runs")
+    with unit_of_work(engine) as session:
+        proposal = session.get(Proposal, proposal_id)
+        assert proposal is not None
+        proposal.created_at = utcnow() - proposals.DEFAULT_MAX_AGE + timedelta(minutes=1)
+    confirm(engine, athlete, proposal_id)
+    later = utcnow() + timedelta(minutes=2)  # still within the undo window, past the suggestion's life
+    with unit_of_work(engine) as session, pytest.raises(PermissionDenied, match="expire as soon as it is back"):
+        confirm_undo.undo_confirm(session, athlete, proposal_id=proposal_id, now=later)
+    assert active_contents(engine, athlete) == ["Prefers trail runs"]  # the memory stays

@@ -262,8 +262,11 @@ class MemoryList:
         query = self.filters.query(limit=MORE_SIZE)
         after = MemoryCursor.after(self.shown[-1])
         more.props("loading")
+        reloads = self._reloads
         loaded = await in_thread(lambda s, u: _more(s, u, query, after))
         more.props(remove="loading")
+        if reloads != self._reloads:  # the list was read again meanwhile: these rows follow an older one
+            return
         with rows:
             for memory in loaded.items:
                 self._row(memory, loaded)

@@ -203,7 +203,8 @@ class ReviewSection:
 
     async def undo_confirm(self, ids: list[int]) -> None:
         """Put back what the confirms did and the proposals in 'To review' (domain.confirm_undo)."""
-        outcome = await attempt(lambda s, u: confirm_undo.undo_confirm_many(s, u, proposal_ids=ids))
+        max_age = runtime.current().settings.proposal_max_age
+        outcome = await attempt(lambda s, u: confirm_undo.undo_confirm_many(s, u, proposal_ids=ids, max_age=max_age))
         if outcome.ok:
             ui.notify("Confirm undone: back in To review.", type="positive")
         await self.on_decided()
