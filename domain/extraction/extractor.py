@@ -17,7 +17,7 @@ from domain.extraction.lexicon import APOSTROPHE as _A
 from domain.extraction.rules import I_AM, STIMULUS
 from domain.extraction.subject import REPORTING_LEAD_RE, People
 from domain.extraction.tidy import about_the_athlete, content
-from domain.vocabulary import CONTEXT, CONTEXT_TOPICS
+from domain.vocabulary import CONTEXT, CONTEXT_TOPICS, tags_in
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,7 @@ class RuleExtractor:
                 if people.third_person:
                     said = about_the_athlete(_THEM_RE.sub("the athlete", said))
                 if said:
-                    tags = tuple(sorted(fact.tags))
+                    tags = tuple(sorted(dict.fromkeys([*fact.tags, *_tags_said(fact.type, text, fact.span)])))
                     found.append(Candidate(fact.type, said, fact.confidence, tags, span.start, span.end, self.name))
         return merge_duplicates(found)
 
@@ -141,6 +141,26 @@ class RuleExtractor:
             return []
         span = Span(clauses[0].start, clauses[-1].end)
         return [Fact(MemoryType.CONTEXT, span, tuple(all_tags(text[span.start : span.end])), HIGH)]
+
+
+# The vocabulary's kinds a preference or a training response is filtered by, besides the tags its rule
+# gives: everything it names ("prefer soft trails for my knees", "knackered after night shifts"). "after
+# work" is a time, not the job, and "family" comes only from a family rule ("my mum" is often someone
+# else's news). An injury keeps its body part only: domain.dedup reads any shared tag of a type as the
+# same thing, and "knee pain on the long run" must not replace "calf tight after long runs".
+_KINDS_SAID = {
+    RESPONSE: ("body", "time", "intensity", "context"),
+    MemoryType.PREFERENCE: ("body", "time", "intensity", "context"),
+}
+_WORK_AS_TIME_RE = re.compile(r"\b(?:before|after)\s+work\b", re.IGNORECASE)
+
+
+def _tags_said(type_: MemoryType, text: str, span: Span) -> list[str]:
+    kinds = _KINDS_SAID.get(type_)
+    if kinds is None:
+        return []
+    said = _WORK_AS_TIME_RE.sub(lambda m: " " * len(m.group()), text[span.start : span.end])
+    return [t for t in tags_in(said, kinds) if t != "context:family"]
 
 
 _OWN_SUBJECT_RE = re.compile(r"i(?:\b|" + _A + r")", re.IGNORECASE)
