@@ -45,7 +45,7 @@ _TRIGGER_RE = re.compile(
     r"\b(?:i|my|we|remember|note|keep|forget|record|takes?|took|heat|humidity|fan|favou?rite|bores?|boring|worst|he"
     r"|she|they|them|his|her|their|reminder|heads|legs|heart|hr|nothing|give|hotels?|job|shifts?|office|school|kids|children|twins|baby"
     r"|toddler|away|nearest|love|hate|always|never|prefer|racing|work|rather|would|find|mum|mom|dad|our|single|sucker"
-    r"|altitude|studying|going|weekends?|weekdays?|any|anything|more|sleep"
+    r"|altitude|studying|going|weekends?|weekdays?|any|anything|more|sleep|training|booked"
     + _A
     + r"s|"
     + ANY_BODY_PART
