@@ -79,3 +79,9 @@ def test_a_relayed_fact_reads_without_the_reporting_lead() -> None:
 def test_a_clause_without_tags_joins_its_sentence_unless_it_opens_with_i() -> None:
     assert len(extract_memories("Hills are my favourite, flat routes bore me.", MESSAGE)) == 1
     assert len(extract_memories("I hate the treadmill, I'd rather run in the rain.", MESSAGE)) == 2
+
+
+def test_a_run_on_question_keeps_the_statement_before_it() -> None:
+    [found] = extract_memories("my achilles creaks every morning is that normal", MESSAGE)
+    assert found.type is INJURY and "body:achilles" in found.tags
+    assert extract_memories("is that normal", MESSAGE) == []
