@@ -4,11 +4,12 @@ the server's memory per connected client and whether it is released when they le
 event loop's worst lag meanwhile (the server's opt-in probe, MEMORY_REVIEW_LAG_PROBE=1).
 
 N = 20 and 50 (10 in quick mode), each against a freshly started server on a copy of the same
-generated database, twice: "cold", the first N after the start, and "warm", N more after a first N
-came and left (what a running server carries per client, without what it fills once: connection
-pools, caches, worker threads). The N pages are tabs of one headless Chromium (every tab is its own
-NiceGUI client); all of them run on this 2-core machine beside the server, so the browser's own work is
-in the figures too. Figures are printed, never asserted.
+generated database, twice: "cold", the first N after the start, and "warm", N more while N others
+are already open (the memory an open page adds on a server that has filled its connection pools,
+caches and worker threads; the cold figure includes that one-time fill). The N pages are tabs of
+one headless Chromium (every tab is its own NiceGUI client); all of them run on this 2-core
+machine beside the server, so the browser's own work is in the figures too. Figures are printed,
+never asserted.
 """
 
 from __future__ import annotations
@@ -80,11 +81,12 @@ async def _measure(running: Running, clients: int, username: str, *, warm: bool)
             contexts.append(context)
             pages.append(await context.new_page())
         await asyncio.sleep(LEAVE_S)  # the login tab's client is gone
-        if warm:  # a first round fills what the server keeps however many come (pools, caches, threads)
-            await asyncio.gather(*(_open(page, f"{running.url}/") for page in pages))
-            for page in pages:
-                await page.goto("about:blank")
-            await asyncio.sleep(LEAVE_S)
+        if warm:  # N pages open first and STAY open: what fills once is filled, and the next N are extra
+            for _ in range(clients):
+                context = await browser.new_context(viewport={"width": 1280, "height": 900}, storage_state=state)  # type: ignore[arg-type]
+                contexts.append(context)
+                await _open(await context.new_page(), f"{running.url}/")
+            await asyncio.sleep(SETTLE_S)
         rss_before = running.rss_mib()
         since = time.time()
         results = await asyncio.gather(*(_open(page, f"{running.url}/") for page in pages))
@@ -102,7 +104,7 @@ async def _measure(running: Running, clients: int, username: str, *, warm: bool)
 
 
 def _report(outcome: Outcome, kind: str) -> None:
-    """`cold`: the first N after the server started; `warm`: N more after N came and left."""
+    """`cold`: the first N after the server started; `warm`: N more while N are already open."""
     n = outcome.clients
     name = f"{n}" if kind == "warm" else f"{n}_cold"
     grown = outcome.rss_connected - outcome.rss_before
