@@ -21,15 +21,15 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from domain.actors import require_athlete
 from domain.enums import AuditAction, AuditTarget, MemoryConfidence, MemoryStatus, ProposalStatus
-from domain.errors import EditConflict, InvalidInput, NotFound, PermissionDenied
+from domain.errors import EditConflict, InvalidInput, PermissionDenied
 from domain.memory_writes import change_memory, remove_memory, snapshot
 from domain.models import AuditEvent, Memory, Proposal, User
-from domain.proposals import DEFAULT_MAX_AGE, MAX_BULK, NOT_FOUND, REOPEN_WINDOW, reopen
+from domain.proposals import DEFAULT_MAX_AGE, MAX_BULK, own_recent_decision, reopen
 from domain.types import utcnow
 from domain.visibility import with_inactive
 
@@ -55,7 +55,9 @@ def undo_confirm(
     user = require_athlete(actor)
     # The same per-athlete queue as confirm (domain.proposals.confirm), taken first.
     session.execute(select(User.id).where(User.id == user.id).with_for_update(key_share=True))
-    return _undo_one(session, user, _own_confirmed(session, user, proposal_id, now or utcnow(), max_age))
+    proposal = _own_confirmed(session, user, proposal_id, now or utcnow(), max_age)
+    _lock_memories(session, [proposal])
+    return _undo_one(session, user, proposal, _confirm_event(session, proposal).seq)
 
 
 def undo_confirm_many(
@@ -74,20 +76,32 @@ def undo_confirm_many(
     session.execute(select(User.id).where(User.id == user.id).with_for_update(key_share=True))
     moment = now or utcnow()
     confirmed = [_own_confirmed(session, user, proposal_id, moment, max_age) for proposal_id in ids]
-    for proposal in sorted(confirmed, key=lambda p: _confirm_event(session, p).seq, reverse=True):
-        _undo_one(session, user, proposal)
+    _lock_memories(session, confirmed)
+    # Every audit read before the first write queues an event: a read after it writes the queue,
+    # which takes the audit head (domain.audit), and the head is always the last lock.
+    seqs = {proposal.id: _confirm_event(session, proposal).seq for proposal in confirmed}
+    for proposal in sorted(confirmed, key=lambda p: seqs[p.id], reverse=True):
+        _undo_one(session, user, proposal, seqs[proposal.id])
     return len(confirmed)
 
 
+def _lock_memories(session: Session, proposals: Sequence[Proposal]) -> None:
+    """Lock (PostgreSQL) the memories the confirms made or counted again, and those they replaced,
+    before anything else: rows before the audit head, as every write path. An edit in another tab
+    either committed before (the state check sees it) or waits for this undo."""
+    made = [p.memory_id for p in proposals if p.memory_id is not None]
+    if made:
+        session.execute(
+            select(Memory.id)
+            .where(or_(Memory.id.in_(made), Memory.superseded_by_id.in_(made)))
+            .order_by(Memory.id)
+            .with_for_update()
+            .execution_options(**with_inactive())
+        )
+
+
 def _own_confirmed(session: Session, user: User, proposal_id: int, now: datetime, max_age: timedelta) -> Proposal:
-    proposal = session.get(Proposal, proposal_id)
-    if proposal is None or proposal.athlete_id != user.id:
-        raise NotFound(NOT_FOUND)
-    if proposal.status != ProposalStatus.CONFIRMED:
-        raise InvalidInput(f"This proposal is {proposal.status.value}, not confirmed.")
-    decided_at = proposal.decided_at
-    if proposal.decided_by_id != user.id or decided_at is None or now - decided_at > REOPEN_WINDOW:
-        raise PermissionDenied(TOO_LATE)
+    proposal = own_recent_decision(session, user, proposal_id, ProposalStatus.CONFIRMED, now=now, too_late=TOO_LATE)
     if proposal.created_at < now - max_age:  # back in "To review" it would expire at once (domain.proposals)
         raise PermissionDenied(TOO_OLD)
     return proposal
@@ -129,13 +143,9 @@ def _unchanged_since(memory: Memory, event: AuditEvent) -> bool:
     return event.after is not None and stable(snapshot(memory)) == stable(event.after)
 
 
-def _undo_one(session: Session, user: User, proposal: Proposal) -> Proposal:
-    confirm_seq = _confirm_event(session, proposal).seq
-    # The memory rows first, locked (PostgreSQL), then the audit reads and writes: rows before the
-    # audit head, as every write path (domain.audit.write_pending); an edit in another tab either
-    # committed before (the state check below sees it) or waits for this undo.
+def _undo_one(session: Session, user: User, proposal: Proposal, confirm_seq: int) -> Proposal:
     memory = (
-        session.get(Memory, proposal.memory_id, execution_options=with_inactive(), with_for_update=True)
+        session.get(Memory, proposal.memory_id, execution_options=with_inactive(), populate_existing=True)
         if proposal.memory_id is not None
         else None
     )
@@ -177,10 +187,7 @@ def _undo_one(session: Session, user: User, proposal: Proposal) -> Proposal:
 def _replaced_by_this_confirm(session: Session, memory: Memory, *, after_seq: int, before_seq: int) -> list[Memory]:
     replaced = []
     for old in session.scalars(
-        select(Memory)
-        .where(Memory.superseded_by_id == memory.id)
-        .with_for_update()
-        .execution_options(**with_inactive())
+        select(Memory).where(Memory.superseded_by_id == memory.id).execution_options(**with_inactive())
     ):
         event = _memory_event_before(session, old.id, before_seq)
         if event is None or event.seq < after_seq or event.action != AuditAction.SUPERSEDE:

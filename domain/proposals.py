@@ -220,24 +220,47 @@ def _new_memory(
 def _decide(
     session: Session, actor: Actor, proposal: Proposal, status: ProposalStatus, *, memory_id: int | None = None
 ) -> None:
+    _change(
+        session,
+        actor,
+        proposal,
+        DECISION_ACTIONS[status],
+        conflict="This proposal was decided meanwhile (another tab or device).",
+        status=status,
+        decided_at=utcnow(),
+        decided_by_id=actor.id if isinstance(actor, User) else None,
+        memory_id=memory_id,
+    )
+
+
+def _change(
+    session: Session,
+    actor: Actor,
+    proposal: Proposal,
+    action: AuditAction,
+    *,
+    conflict: str,
+    reason: str | None = None,
+    **fields: object,
+) -> None:
+    """The one write path for a proposal's state: the row (version-checked) and its audit event."""
     before = proposal_snapshot(proposal)
-    proposal.status = status
-    proposal.decided_at = utcnow()
-    proposal.decided_by_id = actor.id if isinstance(actor, User) else None
-    proposal.memory_id = memory_id
+    for name, value in fields.items():
+        setattr(proposal, name, value)
     try:
         session.flush()
     except StaleDataError:
-        raise EditConflict("This proposal was decided meanwhile (another tab or device).") from None
+        raise EditConflict(conflict) from None
     audit.record(
         session,
         actor=actor,
-        action=DECISION_ACTIONS[status],
+        action=action,
         target_type=AuditTarget.PROPOSAL,
         target_id=proposal.id,
         athlete_id=proposal.athlete_id,
         before=before,
         after=proposal_snapshot(proposal),
+        reason=reason,
     )
 
 
@@ -297,37 +320,39 @@ def reopen_rejected(session: Session, actor: User | None, *, proposal_id: int, n
     pending proposal is left as it is. The proposal's age still counts from when it was proposed.
     """
     user = require_athlete(actor)
+    proposal = own_recent_decision(
+        session, user, proposal_id, ProposalStatus.REJECTED, now=now or utcnow(), too_late=TOO_LATE_TO_REOPEN
+    )
+    reopen(session, user, proposal, reason="Reject undone")
+    return proposal
+
+
+def own_recent_decision(
+    session: Session, user: User, proposal_id: int, status: ProposalStatus, *, now: datetime, too_late: str
+) -> Proposal:
+    """The athlete's own proposal, decided `status` by them within REOPEN_WINDOW (what an Undo may undo)."""
     proposal = session.get(Proposal, proposal_id)
     if proposal is None or proposal.athlete_id != user.id:
         raise NotFound(NOT_FOUND)
-    if proposal.status != ProposalStatus.REJECTED:
-        raise InvalidInput(f"This proposal is {proposal.status.value}, not rejected.")
+    if proposal.status != status:
+        raise InvalidInput(f"This proposal is {proposal.status.value}, not {status.value}.")
     decided_at = proposal.decided_at
-    if proposal.decided_by_id != user.id or decided_at is None or (now or utcnow()) - decided_at > REOPEN_WINDOW:
-        raise PermissionDenied(TOO_LATE_TO_REOPEN)
-    reopen(session, user, proposal, reason="Reject undone")
+    if proposal.decided_by_id != user.id or decided_at is None or now - decided_at > REOPEN_WINDOW:
+        raise PermissionDenied(too_late)
     return proposal
 
 
 def reopen(session: Session, user: User, proposal: Proposal, *, reason: str) -> None:
     """The athlete's decision undone: the proposal is pending again, linked to no memory (audited)."""
-    before = proposal_snapshot(proposal)
-    proposal.status = ProposalStatus.PENDING
-    proposal.decided_at = None
-    proposal.decided_by_id = None
-    proposal.memory_id = None
-    try:
-        session.flush()
-    except StaleDataError:
-        raise EditConflict("This proposal changed meanwhile (another tab or device).") from None
-    audit.record(
+    _change(
         session,
-        actor=user,
-        action=AuditAction.PROPOSAL_REOPEN,
-        target_type=AuditTarget.PROPOSAL,
-        target_id=proposal.id,
-        athlete_id=proposal.athlete_id,
-        before=before,
-        after=proposal_snapshot(proposal),
+        user,
+        proposal,
+        AuditAction.PROPOSAL_REOPEN,
+        conflict="This proposal changed meanwhile (another tab or device).",
         reason=reason,
+        status=ProposalStatus.PENDING,
+        decided_at=None,
+        decided_by_id=None,
+        memory_id=None,
     )

@@ -114,35 +114,32 @@ class CoachPanel:
 
     async def reload(self) -> None:
         """Read the preview and the read log again (only while the panel is open)."""
-        if not self.is_open:
-            return
-        asked = self._next()
-        query = self.query
-        try:
-            answer, log = await in_thread(lambda s, u: (coach_preview(s, u, query=query), read_log(s, u)))
-        except DomainError as error:
-            ui.notify(str(error), type="negative")
-            return
-        if asked == self._asked:
-            self.answer = answer
-            self.preview.refresh()
-        self.log = log
-        self.reads.refresh()
+        await self._ask(with_log=True)
 
     async def _query_changed(self, value: str | None) -> None:
         self.query = value or ""
+        await self._ask(with_log=False)
+
+    async def _ask(self, *, with_log: bool) -> None:
+        """The preview for the query as it stands (an answer overtaken by a newer question is
+        dropped) and, with `with_log`, the coach's recent reads; nothing while the panel is closed."""
         if not self.is_open:
             return
         asked = self._next()
         query = self.query
         try:
-            answer = await in_thread(lambda s, u: coach_preview(s, u, query=query))
+            answer, log = await in_thread(
+                lambda s, u: (coach_preview(s, u, query=query), read_log(s, u) if with_log else None)
+            )
         except DomainError as error:
             ui.notify(str(error), type="negative")
             return
         if asked == self._asked:
             self.answer = answer
             self.preview.refresh()
+        if log is not None:
+            self.log = log
+            self.reads.refresh()
 
     def _next(self) -> int:
         self._asked += 1
