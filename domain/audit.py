@@ -23,7 +23,7 @@ from datetime import datetime
 from typing import Any, Protocol, cast
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import ClauseElement, Engine, Select, Table, bindparam, func, insert, select, update
+from sqlalchemy import ClauseElement, Engine, Integer, Select, Table, bindparam, func, insert, select, update
 from sqlalchemy import event as orm_event
 from sqlalchemy.orm import ORMExecuteState, Session, SessionTransaction
 from sqlalchemy.pool import Pool
@@ -166,6 +166,25 @@ _INSERT_EVENTS = insert(_EVENTS)
 _LOCK_HEAD = select(_HEADS.c.seq, _HEADS.c.hash, _HEADS.c.keyed_after).where(_HEADS.c.id == 1).with_for_update()
 _COMMITTED_KEY = "memory_review_audit_committed"
 _MOVE_HEAD = update(_HEADS).where(_HEADS.c.id == 1).values(seq=bindparam("new_seq"), hash=bindparam("new_hash"))
+# The head moves only if it is still the one this process last committed: the same seq, hash and
+# keyed part, so the chain computed on it is exactly the one a fresh read of the head would give.
+_MOVE_KNOWN_HEAD = _MOVE_HEAD.where(
+    _HEADS.c.seq == bindparam("old_seq"),
+    _HEADS.c.hash == bindparam("old_hash"),
+    _HEADS.c.keyed_after.is_not_distinct_from(bindparam("old_keyed_after", type_=Integer)),
+)
+_HEAD_KEY = "memory_review_audit_head"
+
+
+@dataclass(frozen=True)
+class _Head:
+    seq: int
+    hash: str
+    keyed_after: int | None
+
+
+# Per engine (its pool): the head as this process's last commit that wrote events left it.
+_KNOWN_HEADS: WeakKeyDictionary[Pool, _Head] = WeakKeyDictionary()
 
 
 class _Columns:
@@ -175,9 +194,30 @@ class _Columns:
         self.__dict__.update(values)
 
 
+def _chain(events: list[dict[str, Any]], head: _Head, seal: Seal | None) -> _Head:
+    """Number and hash the events onto `head`; the head after them."""
+    seq, prev_hash, at = head.seq, head.hash, utcnow()
+    for event in events:
+        seq += 1
+        event.update(seq=seq, at=at, prev_hash=prev_hash)
+        key = key_for(seq, head.keyed_after, seal)
+        event["hash"] = prev_hash = event_hash(cast(AuditEvent, _Columns(event)), prev_hash, key)
+    return _Head(seq, prev_hash, head.keyed_after)
+
+
+def _pool(session: Session) -> Pool | None:
+    bind = session.get_bind()
+    return bind.pool if isinstance(bind, Engine) else None
+
+
 def write_pending(session: Session) -> None:
-    """Chain the transaction's queued events onto the head and write them: one statement to lock
-    and read the head, one for all the events, one to move the head.
+    """Chain the transaction's queued events onto the head and write them: one statement that moves
+    the head (it locks it) and one for all the events.
+
+    The head moves on the condition that it is still the one this process last committed (seq,
+    hash and keyed part); the events are chained onto that. If another process or transaction
+    moved it meanwhile (or nothing is known yet), the update changes nothing, and the head is
+    locked and read, the events chained onto it, written, and the head moved: three statements.
 
     The head is the LAST lock a writing transaction takes: its row writes are flushed first, and
     this runs at commit (or just before the transaction reads the audit log itself). On PostgreSQL
@@ -189,18 +229,35 @@ def write_pending(session: Session) -> None:
         return
     session.flush()
     connection = session.connection()
-    seq, prev_hash, keyed_after = connection.execute(_LOCK_HEAD).one()
     seal = seal_of(session)
-    at = utcnow()
-    for event in events:
-        seq += 1
-        event.update(seq=seq, at=at, prev_hash=prev_hash)
-        key = key_for(seq, keyed_after, seal)
-        event["hash"] = prev_hash = event_hash(cast(AuditEvent, _Columns(event)), prev_hash, key)
-    connection.execute(_INSERT_EVENTS, events)
-    connection.execute(_MOVE_HEAD, {"new_seq": seq, "new_hash": prev_hash})
-    if seal is not None and keyed_after is not None:
-        session.info[_COMMITTED_KEY] = (seq, prev_hash, keyed_after)
+    pool = _pool(session)
+    # This transaction's own head if it wrote events already (before reading the log), else the last commit's.
+    known = session.info.get(_HEAD_KEY) or (_KNOWN_HEADS.get(pool) if pool is not None else None)
+    head = None
+    if known is not None:
+        head = _chain(events, known, seal)
+        moved = connection.execute(
+            _MOVE_KNOWN_HEAD,
+            {
+                "new_seq": head.seq,
+                "new_hash": head.hash,
+                "old_seq": known.seq,
+                "old_hash": known.hash,
+                "old_keyed_after": known.keyed_after,
+            },
+        )
+        if moved.rowcount == 1:
+            connection.execute(_INSERT_EVENTS, events)
+        else:
+            head = None
+    if head is None:
+        seq, prev_hash, keyed_after = connection.execute(_LOCK_HEAD).one()
+        head = _chain(events, _Head(seq, prev_hash, keyed_after), seal)
+        connection.execute(_INSERT_EVENTS, events)
+        connection.execute(_MOVE_HEAD, {"new_seq": head.seq, "new_hash": head.hash})
+    session.info[_HEAD_KEY] = head
+    if seal is not None and head.keyed_after is not None:
+        session.info[_COMMITTED_KEY] = (head.seq, head.hash, head.keyed_after)
 
 
 @orm_event.listens_for(Session, "before_commit")
@@ -223,6 +280,9 @@ _CHAIN_TABLES = {_EVENTS, _HEADS}
 
 @orm_event.listens_for(Session, "after_commit")
 def _anchor_at_commit(session: Session) -> None:
+    head: _Head | None = session.info.pop(_HEAD_KEY, None)
+    if head is not None and (pool := _pool(session)) is not None:
+        _KNOWN_HEADS[pool] = head
     committed = session.info.pop(_COMMITTED_KEY, None)
     seal = seal_of(session) if committed else None
     if seal is not None:
@@ -234,6 +294,7 @@ def _forget_pending(session: Session, transaction: SessionTransaction) -> None:
     if transaction.parent is None:
         session.info.pop(_PENDING_KEY, None)
         session.info.pop(_COMMITTED_KEY, None)
+        session.info.pop(_HEAD_KEY, None)
 
 
 class ChainedEvent(Protocol):

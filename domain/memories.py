@@ -23,6 +23,7 @@ from domain.memory_writes import (
     CONTENT_FIELDS,
     change_memory,
     insert_memory,
+    load_memory,
     remove_memory,
 )
 from domain.models import AuditEvent, Memory, User
@@ -81,8 +82,7 @@ def _own_memory(
     session: Session, actor: User | None, memory_id: int, *, any_status: bool = False
 ) -> tuple[User, Memory]:
     user = require_athlete(actor)
-    options = with_inactive() if any_status else {}
-    memory = session.get(Memory, memory_id, execution_options=options)
+    memory = load_memory(session, memory_id, any_status=any_status)
     if memory is None or memory.athlete_id != user.id:
         raise NotFound(NOT_FOUND)
     return user, memory

@@ -21,6 +21,19 @@ ATTEMPTS = 4  # a transaction that failed on a deadlock or serialization conflic
 RETRIED_SQLSTATES = frozenset({"40P01", "40001"})  # deadlock_detected, serialization_failure (PostgreSQL)
 
 
+_WRITER = "_memory_review_writer"
+
+
+def _writer(engine: Engine) -> Engine:
+    """The engine with its writers' option (SQLite: BEGIN IMMEDIATE), made once per engine and kept
+    on it (a cache keyed by engine would keep every engine alive: the option engine refers to it)."""
+    writer: Engine | None = getattr(engine, _WRITER, None)
+    if writer is None:
+        writer = engine.execution_options(**{IMMEDIATE: True})
+        setattr(engine, _WRITER, writer)
+    return writer
+
+
 @contextmanager
 def unit_of_work(engine: Engine, *, read_only: bool = False) -> Iterator[Session]:
     """Yield a session; commit when the block ends normally, roll back when it raises.
@@ -28,7 +41,7 @@ def unit_of_work(engine: Engine, *, read_only: bool = False) -> Iterator[Session
     A read-only unit never commits; closing it ends its transaction and leaves the
     loaded objects readable (detached) for the page that asked for them.
     """
-    bind = engine if read_only else engine.execution_options(**{IMMEDIATE: True})
+    bind = engine if read_only else _writer(engine)
     session = Session(bind=bind, expire_on_commit=False, autoflush=True)
     try:
         yield session
