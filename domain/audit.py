@@ -23,7 +23,21 @@ from datetime import datetime
 from typing import Any, Protocol, cast
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import ClauseElement, Engine, Integer, Select, Table, bindparam, func, insert, select, update
+from sqlalchemy import (
+    ClauseElement,
+    Connection,
+    Engine,
+    Integer,
+    Select,
+    Table,
+    TextClause,
+    bindparam,
+    func,
+    insert,
+    select,
+    text,
+    update,
+)
 from sqlalchemy import event as orm_event
 from sqlalchemy.orm import ORMExecuteState, Session, SessionTransaction
 from sqlalchemy.pool import Pool
@@ -210,14 +224,47 @@ def _pool(session: Session) -> Pool | None:
     return bind.pool if isinstance(bind, Engine) else None
 
 
-def write_pending(session: Session) -> None:
-    """Chain the transaction's queued events onto the head and write them: one statement that moves
-    the head (it locks it) and one for all the events.
+def _insert_and_move() -> TextClause:
+    """PostgreSQL: one event and the head's move in one statement (the move a data-modifying CTE).
+    A text statement with typed parameters: Core's form of it (an UPDATE CTE) is not cacheable,
+    and compiling it each time costs more than the round trip it saves."""
+    columns = list(_EVENTS.columns)
+    names = ", ".join(f'"{column.name}"' for column in columns)
+    values = ", ".join(f":{column.key}" for column in columns)
+    return text(
+        "WITH moved_head AS (UPDATE audit_head SET seq = :new_seq, hash = :new_hash WHERE id = 1) "
+        f"INSERT INTO audit_events ({names}) VALUES ({values})"
+    ).bindparams(
+        *(bindparam(column.key, type_=column.type) for column in columns),
+        bindparam("new_seq", type_=_HEADS.c.seq.type),
+        bindparam("new_hash", type_=_HEADS.c.hash.type),
+    )
 
-    The head moves on the condition that it is still the one this process last committed (seq,
-    hash and keyed part); the events are chained onto that. If another process or transaction
-    moved it meanwhile (or nothing is known yet), the update changes nothing, and the head is
-    locked and read, the events chained onto it, written, and the head moved: three statements.
+
+_INSERT_AND_MOVE = _insert_and_move()
+
+
+def _write_locked(connection: Connection, events: list[dict[str, Any]], seal: Seal | None) -> _Head:
+    """Lock and read the head, chain the events onto it, write them and move the head."""
+    seq, prev_hash, keyed_after = connection.execute(_LOCK_HEAD).one()
+    head = _chain(events, _Head(seq, prev_hash, keyed_after), seal)
+    if connection.dialect.name == "postgresql" and len(events) == 1:  # one round trip for the event and the head
+        connection.execute(_INSERT_AND_MOVE, {**events[0], "new_seq": head.seq, "new_hash": head.hash})
+    else:
+        connection.execute(_INSERT_EVENTS, events)
+        connection.execute(_MOVE_HEAD, {"new_seq": head.seq, "new_hash": head.hash})
+    return head
+
+
+def write_pending(session: Session) -> None:
+    """Chain the transaction's queued events onto the head and write them.
+
+    PostgreSQL: one statement locks and reads the head, one writes the events and moves the head.
+    SQLite (one writer at a time, so the head seldom moves behind a process's back): the head moves
+    on the condition that it is still the one this process last committed (seq, hash and keyed part),
+    the events chained onto that, and one more statement writes them. If another process moved it
+    meanwhile (or nothing is known yet), that update changes nothing, and the head is locked and
+    read, the events chained onto it and written, and the head moved.
 
     The head is the LAST lock a writing transaction takes: its row writes are flushed first, and
     this runs at commit (or just before the transaction reads the audit log itself). On PostgreSQL
@@ -230,9 +277,9 @@ def write_pending(session: Session) -> None:
     session.flush()
     connection = session.connection()
     seal = seal_of(session)
-    pool = _pool(session)
+    pool = _pool(session) if connection.dialect.name == "sqlite" else None
     # This transaction's own head if it wrote events already (before reading the log), else the last commit's.
-    known = session.info.get(_HEAD_KEY) or (_KNOWN_HEADS.get(pool) if pool is not None else None)
+    known = (session.info.get(_HEAD_KEY) or _KNOWN_HEADS.get(pool)) if pool is not None else None
     head = None
     if known is not None:
         head = _chain(events, known, seal)
@@ -251,10 +298,7 @@ def write_pending(session: Session) -> None:
         else:
             head = None
     if head is None:
-        seq, prev_hash, keyed_after = connection.execute(_LOCK_HEAD).one()
-        head = _chain(events, _Head(seq, prev_hash, keyed_after), seal)
-        connection.execute(_INSERT_EVENTS, events)
-        connection.execute(_MOVE_HEAD, {"new_seq": head.seq, "new_hash": head.hash})
+        head = _write_locked(connection, events, seal)
     session.info[_HEAD_KEY] = head
     if seal is not None and head.keyed_after is not None:
         session.info[_COMMITTED_KEY] = (head.seq, head.hash, head.keyed_after)

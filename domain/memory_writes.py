@@ -18,6 +18,7 @@ from sqlalchemy import ColumnDefault, Table, bindparam, insert, inspect, select,
 from sqlalchemy.orm import Session, make_transient_to_detached
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
+from sqlalchemy.orm.instrumentation import manager_of_class
 from sqlalchemy.orm.util import identity_key
 
 from domain import audit, memory_tags
@@ -98,6 +99,7 @@ def insert_memory(
 
 
 _ROW = select(_MEMORIES).where(_MEMORIES.c.id == bindparam("b_id"))
+_NEW_MEMORY = manager_of_class(Memory).new_instance
 
 
 def load_memory(session: Session, memory_id: int, *, any_status: bool = False) -> Memory | None:
@@ -110,8 +112,9 @@ def load_memory(session: Session, memory_id: int, *, any_status: bool = False) -
     row = session.connection().execute(_ROW, {"b_id": memory_id}).first()
     if row is None or (not any_status and row.status != MemoryStatus.ACTIVE):
         return None
-    memory = Memory(**row._asdict())
-    memory.content_key = row.content_key  # as stored, not as the constructor's validator recomputes it
+    memory = _NEW_MEMORY()  # no constructor: the row's values are set as loaded ones, as a query's are
+    for key, value in row._mapping.items():
+        set_committed_value(memory, key, value)
     make_transient_to_detached(memory)
     session.add(memory)
     return memory
@@ -124,12 +127,12 @@ def _insert_row(session: Session, memory: Memory) -> None:
     state = memory.__dict__
     for key in _COLUMNS:
         if key not in state:
-            setattr(memory, key, _default(key))
-    memory.version = 1
+            set_committed_value(memory, key, _default(key))
+    set_committed_value(memory, "version", 1)
     values = {key: state[key] for key in _COLUMNS}
     inserted = session.connection().execute(_INSERT, values).inserted_primary_key
     assert inserted is not None
-    memory.id = inserted[0]
+    set_committed_value(memory, "id", inserted[0])
     make_transient_to_detached(memory)
     session.add(memory)
 
