@@ -4,7 +4,7 @@ A tag is `kind:value`. The kinds:
 
 - `body:` where an injury or a training response is felt — knee, ankle, calf, shin, hip,
   hamstring, quad, achilles, foot, heel, back, shoulder, it band, plantar, glute, groin, neck,
-  wrist, elbow, chest.
+  wrist, elbow, chest, finger, forearm.
 - `time:` when the athlete likes to train — morning, evening, afternoon, lunch, early, late,
   before work, after work, weekend.
 - `intensity:` the kind of session — easy, hard, tempo, intervals, long run, recovery,
@@ -53,11 +53,13 @@ BODY_PARTS: dict[str, str] = {
     "wrist": r"wrists?",
     "elbow": r"elbows?",
     "chest": r"chest|ribs?",
+    "finger": r"fingers?|thumbs?|pulleys?",
+    "forearm": r"forearms?",
 }
 
 TIME_PREFERENCES: dict[str, str] = {
     "morning": r"mornings?|am\s+runs?|sunrise|dawn|first\s+thing|before\s+breakfast|6\s*am|5\s*am|7\s*am",
-    "evening": r"evenings?|nights?|after\s+dark|sunset|dusk",
+    "evening": r"evenings?|nights?|after\s+dark|in\s+the\s+dark|sunset|dusk",
     "afternoon": r"afternoons?",
     "lunch": r"lunch(?:time|\s*break|es)?|midday|noon",
     "early": r"early(?!\s+(?:in|on|last)\b)",
@@ -72,7 +74,8 @@ INTENSITY_TOPICS: dict[str, str] = {
     "hard": r"hard(?:\s+(?:days?|sessions?|efforts?|workouts?))?",
     "tempo": r"tempos?(?:\s+runs?)?",
     "intervals": r"intervals?|reps|repeats|vo2\s*max",
-    "long run": r"long\s+runs?|long\s+ones|long\s+sunday\s+runs?|sunday\s+long\s+runs?|long\s+slow\s+runs?|lsd",
+    "long run": r"long\s+runs?|long\s+rides?|go(?:es|ing)?\s+long|long\s+ones"
+    r"|long\s+sunday\s+runs?|sunday\s+long\s+runs?|long\s+slow\s+runs?|lsd",
     "recovery": r"recovery\s+runs?",
     "speed work": r"speed\s*work|speed\s+sessions?|sprints?",
     "hill repeats": r"hill\s+(?:repeats|reps|sprints)",
@@ -87,7 +90,7 @@ INTENSITY_TOPICS: dict[str, str] = {
 
 CONTEXT_TOPICS: dict[str, str] = {
     "work": (
-        r"work(?!\s*outs?\b)|job|jobs|shifts?|office|career|boss|desk|nurse|nursing|doctor|teacher|teaching"
+        r"(?<!speed\s)(?<!strength\s)(?<!core\s)(?<!hill\s)(?<!track\s)(?<!drill\s)work(?!\s*outs?\b)|job|jobs|shifts?|office|career|boss|desk|nurse|nursing|doctor|teacher|teaching"
         r"|on\s+call|overtime|commute\s+to\s+work|workplace|employer|contract"
     ),
     "travel": (
@@ -106,7 +109,7 @@ CONTEXT_TOPICS: dict[str, str] = {
     "commute": r"commut\w*",
     "gym": r"gyms?|weights|lift(?:s|ing)?|strength(?:\s+training|\s+work)?|crossfit|s\s*&\s*c",
     "climbing": r"climb(?:er|ers|ing)|boulder\w*",
-    "cycling": r"cycl\w*|bikes?|biking|spin(?:\s+class(?:es)?)?|peloton|turbo(?:\s+trainer)?|zwift",
+    "cycling": r"cycl\w*|bikes?|biking|rides?|riding|spin(?:\s+class(?:es)?)?|peloton|turbo(?:\s+trainer)?|zwift",
     "swimming": r"swim\w*|swam|swum|pool",
     "yoga": r"yoga",
     "pilates": r"pilates",

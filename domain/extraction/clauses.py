@@ -13,7 +13,9 @@ from domain.extraction.lexicon import APOSTROPHE as _A
 _SENTENCE_RE = re.compile(r"(?:[^.!?;\n\r\u2028\u2029]|\.(?=\w))+[.!?;]*")
 _CLAUSE_SEP_RE = re.compile(
     r",|:\s|\s[-–—]+\s|[()]|\b(?:but|though|although|however|whereas|plus)\b"
-    r"|\b(?:and|so)\s+(?=(?:i|i" + _A + r"m|i" + _A + r"ve|i" + _A + r"d|my|then)\b)|\bthen\b"
+    r"|\b(?:and|so)\s+(?=(?:i|i" + _A + r"m|i" + _A + r"ve|i" + _A + r"d|my|then|we)\b)|\bthen\b"
+    # a second like or dislike: "I love trail runs and hate the track"
+    r"|\b(?:and|but)\s+(?=(?:hate|love|loathe|detest|dislike|adore|prefer|enjoy|can" + _A + r"?t\s+stand)\b)"
     # a run-on question tagged to a statement: "my shins kill after every track session is that bad??"
     r"|\s(?=(?:is|was|does|should)\s+(?:that|this|it)\s+(?:bad|normal|ok|okay|fine|a\s+problem|an\s+issue"
     r"|worrying|something)\b)",

@@ -62,6 +62,7 @@ _TRIGGER_RE = re.compile(
     + r"\w",
     re.IGNORECASE,
 )
+_TRIGGER_LOW_RE = re.compile(_TRIGGER_RE.pattern)  # for the lower-cased text: several times faster
 _EXPLICIT_RE = re.compile(
     r"(?:\W|(?:please|pls|also|and|oh|btw|just|hey|coach)\b)*(?:remember|note|keep\s+in\s+mind|don"
     + _A
@@ -87,7 +88,7 @@ class RuleExtractor:
         found: list[Candidate] = []
         carry: Carry | None = None
         for sentence, is_question in sentences(text):
-            if carry is None and not _TRIGGER_RE.search(text, sentence.start, sentence.end):
+            if carry is None and not _TRIGGER_LOW_RE.search(people.lower, sentence.start, sentence.end):
                 continue
             clauses = statement_clauses(text, sentence, is_question)
             lead = REPORTING_LEAD_RE.match(text, sentence.start, sentence.end) if people.third_person else None
@@ -163,7 +164,12 @@ def _tags_said(type_: MemoryType, text: str, span: Span) -> list[str]:
     return [t for t in tags_in(said, kinds) if t != "context:family"]
 
 
-_OWN_SUBJECT_RE = re.compile(r"i(?:\b|" + _A + r")", re.IGNORECASE)
+# A clause that opens with "I", or with a verb of liking whose subject is the athlete ("Love swimming, hate
+# running in the heat"), states a fact of its own.
+_OWN_SUBJECT_RE = re.compile(
+    r"(?:i(?:\b|" + _A + r")|(?:love|hate|loathe|detest|dislike|adore|prefer|enjoy|can" + _A + r"?t\s+stand)\b)",
+    re.IGNORECASE,
+)
 
 
 def _one_fact(text: str, kept: Fact, fact: Fact) -> bool:

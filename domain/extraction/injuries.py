@@ -9,13 +9,14 @@ from itertools import islice
 
 from domain.enums import MemoryConfidence
 from domain.extraction.clauses import Span
+from domain.extraction.lexicon import APOSTROPHE as _A
 from domain.extraction.lexicon import BODY, WORD_RE
 from domain.extraction.subject import People, negated
 
 _SYMPTOM_RE = re.compile(
     r"\b(?:pain\w*|ache[sd]?|aching|achy|sore\w*|tight\w*|tighten\w*|hurt\w*|injur\w*|strain\w*|sprain\w*|tweak\w*"
     r"|niggl\w*|twinge\w*|twingy|stiff\w*|tendin\w*|tendon\w*|fasciitis|splints|swollen|swelling|inflam\w*"
-    r"|issues?|problems?|cramp\w*|pulled|torn|tear|tore|fractur\w*|bruised|flare[sd]?|flaring|acting\s+up"
+    r"|issues?|problems?|cramp\w*|pulled|herniat\w*|bulg\w*|prolaps\w*|slipped|complain\w*|torn|tear|tore|fractur\w*|bruised|flare[sd]?|flaring|acting\s+up"
     r"|playing\s+up|plays?\s+up|grumbl\w*|complaining|throbb\w*|click\w*|gave\s+out|giving\s+out|locked\s+up|seized|surgery"
     r"|rolled|rolling|rolls|twisted|dodgy|cranky|barking|screaming|trashed|wrecked|killing\s+me|bugging\s+me|bothering\s+me"
     r"|bothers\s+me|not\s+(?:\w+\s+)?(?:right|great|happy|good)|wonky|tender|spasms?|weak|operat(?:ed|ion)|scoped"
@@ -26,7 +27,10 @@ _SYMPTOM_RE = re.compile(
     r"|went(?=\s+(?:at|during|halfway|mid|pop|twang|bang)\b|\s*(?:[.,;!]|$))"
     r"|bad(?=\s+(?:left\s+|right\s+|lower\s+|upper\s+)?(?:knees?|ankles?|back|hips?|shoulders?|achilles|hamstrings?"
     r"|calf|calves|foot|feet|shins?|neck|wrists?|elbows?|heels?|quads?|groin)\b)"
-    r"|kill(?=\s+(?:after|when|during|on|from|for)\b))\b",
+    r"|kill(?=\s+(?:after|when|during|on|from|for)\b)"
+    # a condition named after a sport: "tennis elbow", "runner's knee", "swimmer's shoulder"
+    r"|(?:tennis|golfer(?:" + _A + r"?s)?|runner(?:" + _A + r"?s)?|jumper(?:" + _A + r"?s)?|swimmer(?:" + _A + r"?s)?"
+    r"|climber(?:" + _A + r"?s)?|frozen|turf)(?=\s+(?:elbows?|knees?|shoulders?|toes?|fingers?)\b))\b",
     re.IGNORECASE,
 )
 _RECOVERED_RE = re.compile(
@@ -57,7 +61,7 @@ _SESSION_RE = re.compile(
     r"|strides|sprints?|back[-\s]to[-\s]back|mileage|workouts?|sessions?|leg\s+days?|strength|gym|weights|squats"
     r"|lunges|plyos?|plyometrics|fartleks?|threshold|trails?|road\s+runs?|big\s+weeks?|doubles|parkruns?|reps|concrete"
     r"|tarmac|pavements?|cambered\s+roads?|treadmills?|kick\s+sets?|rides?|bike|bricks?|ultras?|aero(?:\s+position)?"
-    r"|swims?)\b",
+    r"|swims?|spikes|flats|racing\s+shoes|carbon\s+shoes|erg\w*|climbing|bouldering)\b",
     re.IGNORECASE,
 )
 _CAUSE_RE = re.compile(

@@ -23,7 +23,8 @@ def words(spaced: str) -> frozenset[str]:
 
 BODY_WORDS = words(
     "knee knees ankle ankles calf calves shin shins hip hips hamstring hamstrings quad quads achilles foot feet heel"
-    " heels back shoulder shoulders glute glutes groin neck wrist wrists elbow elbows chest"
+    " heels back shoulder shoulders glute glutes groin neck wrist wrists elbow elbows chest finger fingers"
+    " thumb thumbs forearm forearms"
 )
 
 

@@ -24,7 +24,9 @@ RUN_OBJECT_RE = re.compile(
     r"|dreadmill|music|podcasts?|headphones|groups?|club|solo|dark|night|nights|lunch\w*|weekends?|gym|pool|swim\w*"
     r"|bike|cycling|long|sprints?|descents?|downhills?|uphills?|climbs|loops?|laps|routes?|pace|structure|plans?"
     r"|miles|kms?|k|zone\s*2|\d+\s*[ap]m|alarms?|starts?|heart\s+rate|strava|watch|gps|coffee|breakfast|fasted|crowds|people|friends?|dog"
-    r"|vert|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?)\b",
+    r"|vert|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?"
+    r"|ergs?|erg\s+pieces|rowing|climb\w*|boulder\w*|rock|crags?|indoors|outdoors|open\s+water|rides?|riding|turbo"
+    r"|zwift|lifting|weights|yoga|pilates|spin|squats|deadlifts|matches|games|lengths|laps)\b",
     re.IGNORECASE,
 )
 _OCCUPATIONS = (
@@ -36,6 +38,11 @@ _OCCUPATIONS = (
     r"|artist|photographer|hairdresser|personal\s+trainer|social\s+worker|surveyor|labourer|civil\s+servant"
     r"|postie|security\s+guard|postdoc|phd\s+student|grad\s+student|paralegal|shop\s+assistant|hgv\s+driver|lorry\s+driver|bus\s+driver"
     r"|shift\s+worker|warehouse\s+worker|retail\s+worker|care\s+worker|health\s*care\s+worker|tradesman"
+    r"|miner|welder|joiner|roofer|plasterer|bricklayer|painter|decorator|gardener|landscaper|labourer|laborer"
+    r"|radiographer|optician|therapist|psychologist|counsell?or|instructor|lifeguard|porter|nanny|childminder"
+    r"|baker|butcher|bartender|server|salesman|saleswoman|sales\s+rep|estate\s+agent|editor|translator|resident"
+    r"|registrar|junior\s+doctor|fisherman|sailor|seafarer|offshore\s+worker|rig\s+worker|carer|technician"
+    r"|fifo\s+worker|machinist|operator|dispatcher|call\s+handler|firefighter|police\s+officer|prison\s+officer|guard"
 )
 _SPORTS = (
     r"yoga|pilates|crossfit|(?:the\s+)?gym|weights|strength(?:\s+training|\s+work)?|climbing|bouldering|cycling"
@@ -55,7 +62,10 @@ STIMULUS = (
     r"|downhill\s+running|marathons?|sprints?|fartleks?|threshold(?:\s+\w+)?|strength(?:\s+work)?|gym\s+sessions?"
     r"|leg\s+days?|big\s+weeks?|night\s+shifts?|caffeine|coffee|fasted\s+runs?|altitude|hot\s+weather|cold"
     r"|travel|jet\s*lag|late\s+nights?|alcohol|beer|wine|poor\s+sleep|bad\s+sleep|hilly\s+runs?|trail\s+runs?|gels?"
-    r"|energy\s+drinks?|dairy|spicy\s+food|ibuprofen)"
+    r"|energy\s+drinks?|dairy|spicy\s+food|ibuprofen"
+    # the sessions of other sports: "big climbing days", "erg pieces", "swim sets with paddles"
+    r"|(?:climbing|bouldering|rowing|erg|swim|bike|cycling|spin|turbo|gym|lifting)\s+(?:days?|sessions?|pieces?"
+    r"|sets?|workouts?|blocks?)|ergs?|paddles|spikes|racing\s+flats)"
 )
 _SUBJECT = r"\b(?:i|he|she|they)\s+"
 _THEY_ARE = r"\b(?:(?:he|she)(?:" + _A + r"s|\s+is)|they(?:" + _A + r"re|\s+are))\s+"
@@ -70,7 +80,7 @@ _BODY_SUBJECT = (
 _RESPONSE_OBJECT = r"(?:me|them|him|her|my|their|his|the\s+athlete)\b"
 _FEELING = (
     r"(?:tired|sore|wrecked|flat|sluggish|dizzy|nauseous|sick|drained|exhausted|shattered|knackered|dead|strong|great"
-    r"|better|faster|hungry|stiff|out)"
+    r"|better|faster|hungry|stiff|out|rubbish|awful|terrible|crap|rough|heavy|lethargic|groggy|slow|ropey|ropy)"
 )
 
 _REACTION = (
@@ -131,10 +141,19 @@ RULES: tuple[Rule, ...] = (
         "time_habit",
         PREFERENCE,
         MEDIUM,
-        r"\bi\s+(?:" + _ADV + r"{1,3}(?:run|train|go\s+out|head\s+out|get\s+out|do\s+my\s+runs?)|(?:run|train|race"
-        r"|feel)\s+(?:much\s+)?(?:best|better))\b(?:\s+\w+){0,4}?\s+(?:in\s+the\s+|at\s+|on\s+my\s+|during\s+)?"
+        r"\bi\s+(?:" + _ADV + r"{1,3}(?:run|train|go\s+out|head\s+out|get\s+out|do\s+my\s+runs?)"
+        r"|(?:run|train|race"
+        r"|feel|do)\s+(?:much\s+|way\s+|far\s+)?(?:best|better))\b(?:\s+\w+){0,4}?\s+(?:in\s+the\s+|at\s+|on\s+my\s+|during\s+)?"
         + _TIME
         + r"\b",
+    ),
+    _rule(
+        # the same habit in a clause without "I": "mostly run before 7am", "usually train at lunch"
+        "bare_time_habit",
+        PREFERENCE,
+        MEDIUM,
+        r"^" + _ADV + r"{1,3}(?:run|train|ride|swim|go\s+out|head\s+out|get\s+out|do\s+my\s+runs?)\b(?:\s+\w+){0,4}?\s+"
+        r"(?:in\s+the\s+|at\s+|on\s+my\s+|during\s+)?" + _TIME + r"\b",
     ),
     _rule(
         "positive_preference",
@@ -165,7 +184,10 @@ RULES: tuple[Rule, ...] = (
         + _A
         + r"?t|\s+not)\s+(?:really\s+)?(?:like|enjoy|love))\b|\bnot\s+(?:a\s+)?(?:big\s+|huge\s+)?fan\s+of\b"
         r"|\b(?:bores?\s+me|(?:is|are)\s+(?:so\s+|really\s+)?(?:boring|the\s+worst|soul[-\s]destroying))\b"
-        r"|\bi\s+(?:not|no)\s+(?:like|enjoy|love)\b"
+        r"|\bi\s+(?:not|no)\s+(?:like|enjoy|love)\b|\b(?:is|are)\s+(?:easily\s+)?my\s+least\s+favou?rite\b"
+        r"|\bnot\s+(?:really\s+|very\s+|too\s+|that\s+|overly\s+|super\s+|massively\s+)?keen\s+on\b"
+        r"|\b(?:get|gets|getting|got|grow|am|" + _A + r"m)\s+(?:so\s+|really\s+|easily\s+)?bored"
+        r"\s+(?:of|with|by|doing)\b"
         r"|\bi\s+" + _ADV + r"{0,2}find\s+(?:[\w-]+\s+){1,3}?(?:boring|dull|tedious|a\s+slog|a\s+drag|a\s+chore"
         r"|soul[-\s]destroying|miserable)\b",
         needs_run_object=True,
@@ -174,7 +196,10 @@ RULES: tuple[Rule, ...] = (
         "wished_preference",
         PREFERENCE,
         MEDIUM,
-        r"\bi\s+wish\s+i\s+(?:could|had\s+time\s+to)\b|\bi(?:" + _A + r"d|\s+would)\s+" + _ADV + r"{0,2}"
+        r"\bwish\s+(?:i|we)\s+(?:could|had\s+time\s+to|did)\b|\bi(?:" + _A + r"d|\s+would)\s+"
+        r"(?:really\s+|absolutely\s+|honestly\s+)?(?:love|like)\s+(?:to\s+(?:do|have|get)\s+)?more\b"
+        r"|\bover\b(?:\s+[\w-]+){1,4}?\s+any\s+day\b"
+        r"|\b(?:is|are)\s+a\s+(?:hard\s+|big\s+|definite\s+)?no\s*$|\bi(?:" + _A + r"d|\s+would)\s+" + _ADV + r"{0,2}"
         r"(?:like|enjoy|love|do)\s+(?!to\s+(?:ask|know|check|talk|say)\b)(?:\w+\s+){1,6}?(?:more|better)?\s*(?:if|when"
         r"|but)\b|\bgive\s+me\s+(?:an?\s+|the\s+)?\w+(?:\s+\w+)?\s+over\b|\bnothing\s+beats\b|\bmy\s+idea\s+of"
         r"\s+(?:hell|heaven|fun)\b|\b(?:is|are)\s+(?:what|the\s+thing)\s+(?:that\s+)?keeps?\s+me\s+going\b"
@@ -206,11 +231,19 @@ RULES: tuple[Rule, ...] = (
         needs_run_object=True,
     ),
     _rule(
+        # one thing put above another: "pool > open water for me"
+        "compared_preference",
+        PREFERENCE,
+        MEDIUM,
+        r"^(?:[\w-]+\s+){0,3}?[\w-]+\s*>\s*[\w-]",
+        needs_run_object=True,
+    ),
+    _rule(
         "time_slot",
         PREFERENCE,
         MEDIUM,
         r"\b" + _TIME + r"(?:\s+\w+){0,3}?\s+(?:(?:is|are)\s+(?:really\s+|honestly\s+)?(?:the\s+only|my\s+only|when\s+i"
-        r"|my\s+(?:best|usual|preferred|favou?rite|sweet)|the\s+best|non[-\s]negotiable|sacred|perfect|my\s+time)"
+        r"|my\s+(?:best|usual|preferred|favou?rite|sweet)|the\s+best|the\s+sweet\s+spot|(?:the\s+)?ideal|non[-\s]negotiable|sacred|perfect|my\s+time)"
         r"|suits?\s+me|work(?:s)?\s+(?:best|better|well)\s+for\s+me|feel(?:s)?\s+(?:best|better|right))\b"
         r"|\b(?:only|best|usual)\s+(?:slot|window|time|chance)\s+(?:i|that|for\s+me)\b(?=(?:\s+\w+){0,4}?\s+"
         + _TIME
@@ -240,12 +273,12 @@ RULES: tuple[Rule, ...] = (
         "job_context",
         CONTEXT,
         HIGH,
-        r"\bi\s+work\s+(?:as|at|in|for)\s+(?!(?:the\s+)?(?:mornings?|evenings?|afternoons?|weekends?|heat|rain|dark"
+        r"(?:\bi\s+|^)work\s+(?:as|at|in|for)\s+(?!(?:the\s+)?(?:mornings?|evenings?|afternoons?|weekends?|heat|rain|dark"
         r"|cold)\b)\w+|\b(?:my|his|her|their)\s+(?:day\s+)?job(?:"
         + _A
         + r"s\b|\s+(?:is|as|involves|requires|means|has)\b)|"
         + I_AM
-        + r"(?:an?\s+)?(?:\w+\s+){0,2}?(?:"
+        + r"(?:an?\s+)?(?:[\w-]+\s+){0,2}?(?:"
         + _OCCUPATIONS
         + r")s?\b|"
         + I_AM
@@ -255,8 +288,11 @@ RULES: tuple[Rule, ...] = (
         r"|involves?|is|are)\b|\b(?:night|early|late|long|12[-\s]hour|twelve[-\s]hour|rotating|split|24[-\s]hour)"
         r"\s+shifts\b|\bshift\s+(?:pattern|rota|work)\b|\bwork(?:"
         + _A
-        + r"s|\s+is)\s+(?:a\s+)?(?:\d+|long|crazy|busy|mad"
-        r"|full[-\s]on|hectic|intense|manic)\b|\bon\s+(?:the\s+)?(?:ward|night\s+shift|call)\b|\bi\s+work\s+(?:from\s+home|long|nights|in\s+an?"
+        + r"s|\s+is|\s+has\s+been|"
+        + _A
+        + r"s\s+been)\s+(?:a\s+|so\s+|really\s+|absolutely\s+|pretty\s+)?(?:\d+|long|crazy|busy|mad|mental|insane"
+        r"|nuts|bonkers|full[-\s]on|hectic|intense|manic|stressful|brutal|relentless|heavy|chaos|chaotic|slammed"
+        r"|flat[-\s]out)\b|\bon\s+(?:the\s+)?(?:ward|night\s+shift|call)\b|\bi\s+work\s+(?:from\s+home|long|nights|in\s+an?"
         r"\s+office)\b|\bsat\s+at\s+a\s+desk\b|\bon\s+my\s+feet\s+all\s+day\b"
         r"|\b(?:he|she|they)\s+works?\s+(?:as|at|in|for|nights|weekends|shifts|from\s+home|long\s+hours"
         r"|part[-\s]time|full[-\s]time)\b"
@@ -268,15 +304,15 @@ RULES: tuple[Rule, ...] = (
         r"|^(?:as\s+)?(?:an?\s+)?(?:(?!(?:the|my|his|her|their|our|your)\b)[\w-]+\s+)?(?:nurse|teacher|chef|postie|postman"
         r"|postwoman|firefighter|paramedic|police\s+officer|carer|care\s+worker|midwife|pilot|engineer|accountant|lawyer"
         r"|solicitor|developer|programmer|electrician|plumber|builder|farmer|student|shift\s+worker|social\s+worker"
-        r"|civil\s+servant|barista|cleaner|soldier)s?(?:\s+on\s+(?:nights|shifts|days|earlies|lates|call|the\s+wards?"
-        r"|rotation)\b|\s+by\s+(?:trade|profession)\b|$)",
+        r"|civil\s+servant|barista|cleaner|soldier|doctor|vet|miner|driver|porter|carer)s?(?:\s+on\s+(?:nights|shifts"
+        r"|days|earlies|lates|call|the\s+wards?|rotation)\b|\s+by\s+(?:trade|profession)\b|(?:\s+(?:fyi|btw|here|lol))?$)",
         tags=("context:work",),
     ),
     _rule(
         "work_schedule",
         CONTEXT,
         HIGH,
-        r"\bi\s+(?:work|do)\s+(?:[\w-]+\s+){0,2}?(?:shifts?|nights|long\s+hours|weekends|from\s+home|remotely"
+        r"(?:\bi\s+(?:work|do)|\bwe\s+(?:both\s+|all\s+)?work)\s+(?:[\w-]+\s+){0,2}?(?:shifts?|nights|long\s+hours|weekends|from\s+home|remotely"
         r"|full[-\s]time|part[-\s]time|nine\s+to\s+five|9[-\s]to[-\s]5|overtime)\b|"
         + I_AM
         + r"on\s+(?:\w+\s+)?(?:shifts?|nights|call)\b|\b(?:on\s+)?(?:"
@@ -338,12 +374,15 @@ RULES: tuple[Rule, ...] = (
         r"|strong\s+(?:point|suit|leg)|best\s+(?:discipline|leg)|worst\s+(?:discipline|leg))\b|\b(?:swam|cycled|rowed"
         r"|raced|competed|played\s+\w+)\s+(?:competitively|at\s+(?:county|national|international|regional|club|university"
         r"|uni|college|elite|a\s+high)\s+level)\b|\b(?:bouldering|climbing|swimming|cycling|yoga|pilates|crossfit"
-        r"|spin|lifting|weights|strength\s+work|gym)\s+(?:\w+\s+){0,2}?(?:twice|once|three\s+times|\d+\s*(?:x|times)"
-        r"|every|on)\s+(?:a\s+)?(?:week|weekly|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?"
+        r"|spin|lifting|weights|strength(?:\s+work)?|gym|rowing|erg|s&c)\s+(?:\w+\s+){0,2}?(?:twice|once|three\s+times"
+        r"|\d+\s*(?:x|times)|(?:\d|two|three|four|five|six|seven)\s+(?:days?|times|sessions?)|every|on)\s+(?:a\s+"
+        r"|per\s+)?(?:week|weekly|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?"
         r"|day|morning|evening)\b|\b(?:training\s+for|doing|racing|signed\s+up\s+for|entered)\s+(?:an?\s+|my\s+first\s+)?"
         r"(?:ironman|triathlon|70\.3|half\s+ironman|sprint\s+tri|olympic\s+tri)|\b(?:swim|bike|tri|triathlon|cycling"
         r"|climbing|spin|yoga|pilates|masters|rowing|crossfit)\s+(?:squad|club|class|group|team|sessions?)\s+(?:on|every"
-        r"|twice|once|\w+\s+times|mon\w*|tue\w*|wed\w*|thu\w*|fri\w*|sat\w*|sun\w*|\d)\b",
+        r"|twice|once|\w+\s+times|mon\w*|tue\w*|wed\w*|thu\w*|fri\w*|sat\w*|sun\w*|\d)\b"
+        r"|\b(?:\d|two|three|four|five)\s+(?:gym|strength|weights|s&c|swim|yoga|pilates|climbing|bouldering|spin|rowing"
+        r"|erg)\s+sessions?\b",
     ),
     _rule(
         "goal_context",
@@ -413,7 +452,8 @@ RULES: tuple[Rule, ...] = (
         "commute_context",
         CONTEXT,
         LOW,
-        r"\bi\s+" + _ADV + r"{0,2}(?:run|cycle|bike|walk|ride)\s+(?:to|into|home\s+from)\s+work\b"
+        r"\bi\s+" + _ADV + r"{0,2}(?:run|cycle|bike|walk|ride)\s+(?:to|into|home\s+from)\s+(?:the\s+)?(?:work|office)\b"
+        r"|\bi\s+" + _ADV + r"{0,2}commute\b"
         r"|\brun[-\s]?commut\w*|\bmy\s+commute\b",
         tags=("context:commute",),
     ),
@@ -425,7 +465,7 @@ RULES: tuple[Rule, ...] = (
         r"\b(?:i|he|she|they)\s+"
         + _ADV
         + r"{0,2}(?:recovers?|bounces?\s+back)\s+(?:\w+\s+)?(?:quickly|slowly|fast|well|badly|poorly"
-        r"|slow|quick)\b|\b(?:takes?|took)\s+me\s+(?:\w+\s+){0,3}?(?:days?|ages|a\s+while|longer|forever|weeks?"
+        r"|slow|quick|faster|slower|quicker|better|worse)\b|\b(?:takes?|took)\s+me\s+(?:\w+\s+){0,3}?(?:days?|ages|a\s+while|longer|forever|weeks?"
         r"|hours)\s+to\s+(?:recover|bounce\s+back|feel\s+(?:normal|human|right|ok|okay|fresh)|come\s+back|get\s+over)\b"
         r"|\bi\s+"
         + _ADV
@@ -447,15 +487,24 @@ RULES: tuple[Rule, ...] = (
         r"\b" + STIMULUS + r"\b(?:\s+\w+){0,3}?\s+(?:make|makes|leave|leaves|wipe|wipes|knock|knocks|destroy"
         r"|destroys|wreck|wrecks|kill|kills|drain|drains|smash|smashes)\s+me\b|\bi\s+" + _ADV + r"{0,2}(?:get|feel"
         r"|tend\s+to\s+(?:get|feel|be))\s+(?:\w+\s+)?" + _FEELING + r"\s+(?:after|during|from|on|with|in|the\s+day"
-        r"\s+after)\b|" + I_AM + r"(?:always|usually|often|generally)\s+(?:\w+\s+)?" + _FEELING + r"\s+(?:after"
+        r"\s+after|for\s+the\s+first)\b|"
+        + I_AM
+        + r"(?:always|usually|often|generally)\s+(?:\w+\s+)?"
+        + _FEELING
+        + r"\s+(?:after"
         r"|for|from)\b|\bi\s+" + _ADV + r"{0,2}(?:respond|react|adapt)\s+(?:\w+\s+)?(?:well|badly|poorly|quickly"
         r"|slowly|better|worse)\s+to\b|\bi\s+" + _ADV + r"{0,2}(?:struggle|suffer|wilt|melt|die)\s+(?:\w+\s+)?"
         r"(?:in|with|on)\s+(?:the\s+)?(?:heat|humidity|hills|cold|altitude|sun|hot\s+weather)\b|\b(?:heat"
         r"|humidity|hot\s+weather)\s+(?:\w+\s+)?(?:kills|destroys|wrecks|slows)\s+me\b|\bi\s+"
         + _ADV
-        + r"{0,2}(?:run|race|perform)\s+(?:much\s+)?(?:better|worse|best|faster|slower)\s+"
-        r"(?:on|in|with|after|when|off)\b"
+        + r"{0,2}(?:run|race|perform|ride|swim|train)\s+(?:much\s+|way\s+|far\s+)?(?:better|worse|best|faster"
+        r"|slower)\s+"
+        r"(?:on|in|with|after|when|off|the\s+(?:day|morning)\s+after)\b"
         r"|^(?:any(?:thing)?\s+)?(?:more|over|above|longer|further)\s+than(?:\s+[\w-]+){1,6}?\s+and\s+(?:i|my)\b"
+        # "my best sessions come after an early night"
+        r"|\bmy\s+(?:best|worst|fastest|slowest|strongest)\s+(?:sessions?|runs?|races?|rides?|swims?|workouts?|days?"
+        r"|times?|efforts?)\s+(?:\w+\s+)?(?:come|are|happen|tend)\b(?:\s+\w+){0,2}?\s+(?:after|when|on|with|following"
+        r"|if)\b"
         r"|^anything\s+(?:over|above|past|beyond)(?:\s+[\w-]+){1,6}?\s+and\s+(?:i|my)\b"
         r"|\b(?:my\s+)?sleep(?:" + _A + r"s|\s+is)?\s+(?:always\s+|usually\s+)?(?:\w+\s+)?(?:terrible|awful|bad|rubbish"
         r"|poor|wrecked|ruined|shocking)\s+(?:after|when|following|on)\b"
@@ -498,7 +547,8 @@ RULES: tuple[Rule, ...] = (
         + STIMULUS
         + r"\b(?:\s+\w+){0,3}?\s+(?:always\s+|usually\s+|really\s+|absolutely\s+|just\s+)?(?:make|makes"
         r"|leave|leaves|give|gives|wipe|wipes|knock|knocks|destroy|destroys|wreck|wrecks|kill|kills|drain|drains"
-        r"|smash|smashes|flatten|flattens|trash|trashes|ruin|ruins|fry|fries|crush|crushes|take\s+it\s+out\s+of"
+        r"|smash|smashes|flatten|flattens|trash|trashes|ruin|ruins|fry|fries|crush|crushes|hit|hits|floor|floors"
+        r"|batter|batters|hammer|hammers|take\s+it\s+out\s+of"
         r"|takes\s+it\s+out\s+of|do\s+wonders\s+for|does\s+wonders\s+for|(?:has|have)\s+(?:made|helped|improved|fixed"
         r"|sorted|transformed)(?:\s+\w+){0,2}?)\s+"
         + _RESPONSE_OBJECT

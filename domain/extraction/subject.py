@@ -29,6 +29,8 @@ _COMMON_CAPITALISED = words(
     "I It It's This That Today Yesterday Tonight Everything Nothing Run Race Pace Weather Legs Body Left Right Lower"
     " Upper Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July"
     " August September October November December Coach Physio Doctor Strava Garmin"
+    # a condition named after a sport: "Swimmer's shoulder", "Runner's knee"
+    " Swimmer Runner Jumper Golfer Climber Tennis"
 )
 _NAME_RE = re.compile(
     # "Morton's neuroma" names a condition, not a person.
