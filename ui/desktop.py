@@ -252,6 +252,7 @@ def run(settings: Settings, *, demo: bool) -> None:
         fastapi_docs=api_docs(),
         language="en-US",
         gzip_middleware_factory=None,  # the window is on this computer: compressing only costs time
+        ws_per_message_deflate=False,  # likewise for the socket
     )
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from nicegui import ui
 from nicegui.element_filter import ElementFilter
 from nicegui.testing import User as SimulatedUser
+from nicegui.testing.user_interaction import UserInteraction
 from sqlalchemy import Engine, select
 
 from domain.actors import SystemActor
@@ -25,6 +26,8 @@ from domain.visibility import with_inactive
 from persistence.engine import make_engine
 from persistence.uow import unit_of_work
 from tests.ui.conftest import log_in
+from ui.components.memory_rows import MemoryRows
+from ui.components.type_chips import TypeChips
 
 
 @contextmanager
@@ -211,13 +214,55 @@ def dialogs_closed(user: SimulatedUser, marker: str) -> bool:
         return not any(dialog.value for dialog in ElementFilter(kind=ui.dialog, marker=marker, local_scope=False))
 
 
-def memory_action(user: SimulatedUser, memory_id: int, marker: str) -> None:
-    """Run one of a memory's rarely used actions: open its "more" menu, pick `marker`'s item."""
-    with user.scope(marker=f"memory-{memory_id}"):
-        user.find(marker="memory-more").click()
-        user.find(marker=marker).click()
+# The memory list is one element whose rows are data (ui/components/memory_rows.py); the browser
+# draws each row and sends back what the athlete did to it as an event with the row's id. These
+# helpers read the rows as the browser gets them and send the events a click in it would send.
+MENU_ITEMS = {"Edit": "edit", "History": "history", "Hide from coach": "toggle_hidden",
+              "Show to coach": "toggle_hidden", "Delete": "delete"}  # fmt: skip
+
+
+def memory_list(user: SimulatedUser) -> MemoryRows | None:
+    found = [e for e in user.find(kind=MemoryRows).elements if not e.is_deleted]
+    return found[0] if found else None
+
+
+def memory_rows(user: SimulatedUser) -> list[dict[str, Any]]:
+    """The rows the list shows, in order (none when the list is empty)."""
+    element = memory_list(user)
+    return list(element.props["rows"]) if element is not None else []
+
+
+def memory_row(user: SimulatedUser, memory_id: int) -> dict[str, Any] | None:
+    return next((row for row in memory_rows(user) if row["id"] == memory_id), None)
+
+
+def listed(user: SimulatedUser) -> list[str]:
+    """The statements of the memories listed, in order."""
+    return [row["text"] for row in memory_rows(user)]
+
+
+def memory_action(user: SimulatedUser, memory_id: int, item: str) -> None:
+    """Click Edit, or pick `item` from a memory's "more" menu ("History", "Hide from coach",
+    "Show to coach", "Delete"); the menu offers to hide only a shown memory and to show only a hidden one."""
+    row = memory_row(user, memory_id)
+    assert row is not None, f"memory {memory_id} is not listed"
+    if item in ("Hide from coach", "Show to coach"):
+        assert row["hidden"] == (item == "Show to coach"), f"the menu does not offer {item!r}"
+    element = memory_list(user)
+    assert element is not None
+    UserInteraction(user, {element}, None).trigger("action", {"id": memory_id, "action": MENU_ITEMS[item]})
+
+
+def tick_memory(user: SimulatedUser, memory_id: int, value: bool = True) -> None:
+    """Tick (or untick) a memory's box in selection mode."""
+    row = memory_row(user, memory_id)
+    assert row is not None, f"memory {memory_id} is not listed"
+    element = memory_list(user)
+    assert element is not None and element.props["selecting"], "the list is not in selection mode"
+    UserInteraction(user, {element}, None).trigger("select", {"id": memory_id, "value": value})
 
 
 def show_type(user: SimulatedUser, memory_type: str | None) -> None:
-    """Pick a type chip above the list (None: all types)."""
-    user.find(marker=f"type-{memory_type or 'all'}").click()
+    """Press a type chip above the list (None: "All")."""
+    [chips] = user.find(kind=TypeChips).elements
+    UserInteraction(user, {chips}, None).trigger("choose", {"value": memory_type or ""})

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import timedelta
+from typing import Any
 
 from nicegui import ui
 from nicegui.testing import User
@@ -25,6 +26,7 @@ from tests.ui.context_support import (
     eventually,
     memory_action,
     memory_by_content,
+    memory_row,
     open_context,
     set_value,
     texts,
@@ -80,24 +82,18 @@ def hide_events(engine: Engine, memory_id: int) -> list[AuditAction]:
         )
 
 
-def card_shows(user: User, memory_id: int, *markers: str) -> bool:
-    """The memory's card, as now rendered, holds an element with each marker (a refresh rebuilds it)."""
-    with user.scope(marker=f"memory-{memory_id}"):
-        return all(user.find(marker=marker).elements for marker in markers)
-
-
-def card_texts(user: User, memory_id: int, marker: str) -> list[str]:
-    with user.scope(marker=f"memory-{memory_id}"):
-        return texts(user, marker)
+def row(user: User, memory_id: int) -> dict[str, Any]:
+    found = memory_row(user, memory_id)
+    assert found is not None, f"memory {memory_id} is not listed"
+    return found
 
 
 def memory_text(user: User, memory_id: int) -> str:
-    return card_texts(user, memory_id, "memory-content")[0]
+    return str(row(user, memory_id)["text"])
 
 
 def usage_line(user: User, memory_id: int) -> str:
-    with user.scope(marker=f"memory-{memory_id}"):
-        return texts(user, "memory-usage")[0]
+    return str(row(user, memory_id)["usage"])
 
 
 async def open_panel(user: User) -> None:
@@ -119,22 +115,22 @@ async def test_hiding_keeps_the_memory_on_the_page_and_takes_it_from_the_coach_u
         await open_panel(user)
         await eventually(lambda: NURSE in block_text(user))
 
-        memory_action(user, memory.id, "memory-hide")
+        memory_action(user, memory.id, "Hide from coach")
         await user.should_see(f"Hidden from your coach: '{NURSE}'")
-        await eventually(lambda: card_shows(user, memory.id, "memory-hidden"))
-        assert card_texts(user, memory.id, "memory-hidden") == ["Hidden from your coach"]
+        await eventually(lambda: row(user, memory.id)["hidden"])  # drawn with "Hidden from your coach"
+        with user.scope(marker="memories"):
+            await user.should_see("Hidden from your coach")
         assert memory_text(user, memory.id) == NURSE  # still on the page
         await eventually(lambda: NURSE not in block_text(user))  # the open panel follows
         assert not coach_sees(engine, NURSE)
         assert hide_events(engine, memory.id) == [AuditAction.HIDE]
 
-        memory_action(user, memory.id, "memory-show")
+        memory_action(user, memory.id, "Show to coach")
         await user.should_see(f"Your coach can see '{NURSE}' again")
-        await user.should_not_see(marker="memory-hidden")
-        await eventually(lambda: memory_text(user, memory.id) == NURSE)
-        with user.scope(marker=f"memory-{memory.id}"):
-            user.find(marker="memory-more").click()  # its menu offers to hide it again
-        await eventually(lambda: card_shows(user, memory.id, "memory-hide"))
+        await eventually(lambda: not row(user, memory.id)["hidden"])  # its menu offers to hide it again
+        with user.scope(marker="memories"):
+            await user.should_not_see("Hidden from your coach")
+        assert memory_text(user, memory.id) == NURSE
         await eventually(lambda: NURSE in block_text(user))
         assert coach_sees(engine, NURSE)
         assert hide_events(engine, memory.id) == [AuditAction.HIDE, AuditAction.UNHIDE]
@@ -148,11 +144,10 @@ async def test_a_card_says_how_often_the_coach_used_the_memory(user: User, app_d
         add_read(engine, who, [knee.id, nurse.id], query="knee", days_ago=3)
         add_read(engine, who, [knee.id], query="long run knee", days_ago=2)
         await open_context(user)
-    with user.scope(marker=f"memory-{knee.id}"):
-        await user.should_see("Used by your coach 2 times, last 2 days ago")
-    with user.scope(marker=f"memory-{nurse.id}"):
-        await user.should_see("Used by your coach 1 time, last 3 days ago")
-    with user.scope(marker="memory-list"):
+    await user.should_see("Used by your coach 2 times, last 2 days ago")
+    assert usage_line(user, knee.id) == "Used by your coach 2 times, last 2 days ago"
+    assert usage_line(user, nurse.id) == "Used by your coach 1 time, last 3 days ago"
+    with user.scope(marker="memories"):
         await user.should_see("Not used by your coach yet")  # the others in the list
 
 
@@ -160,8 +155,8 @@ async def test_a_read_recorded_later_shows_after_the_list_reloads(user: User, ap
     with database(app_database) as engine:
         knee = memory_by_content(engine, "alex", KNEE)
         await open_context(user)
-        with user.scope(marker=f"memory-{knee.id}"):
-            await user.should_see("Not used by your coach yet")
+        await user.should_see("Not used by your coach yet")
+        assert usage_line(user, knee.id) == "Not used by your coach yet"
         add_read(engine, coach_token(engine), [knee.id])
     user.find(marker="search").type("knee")  # any reload of the list reads the counts again
     await eventually(lambda: usage_line(user, knee.id) == "Used by your coach 1 time, last just now")

@@ -17,23 +17,24 @@ from tests.ui.context_support import (
     database,
     dialogs_closed,
     eventually,
+    listed,
     memory_action,
     memory_by_content,
+    memory_row,
     open_context,
     set_value,
     show_type,
-    texts,
 )
 
 
 def listed_texts(user: User) -> list[str]:
-    with user.scope(marker="memory-list"):
-        return texts(user, "memory-content")
+    return listed(user)
 
 
 def memory_text(user: User, memory_id: int) -> str:
-    with user.scope(marker=f"memory-{memory_id}"):
-        return texts(user, "memory-content")[0]
+    row = memory_row(user, memory_id)
+    assert row is not None, f"memory {memory_id} is not listed"
+    return str(row["text"])
 
 
 def active_count(url: str) -> int:
@@ -50,7 +51,7 @@ async def test_memories_are_grouped_by_type_with_counts_and_details(user: User) 
     await user.should_see("Learned per week")
     show_type(user, "context")
     await misses(user, "Occasional knee soreness")
-    with user.scope(marker="memory-list"):
+    with user.scope(marker="memories"):
         await user.should_see("Works as a nurse on rotating shifts")
         await user.should_see("Seen 3×")
         await user.should_see("Confirmed by you")
@@ -87,17 +88,18 @@ async def test_add_memory_shows_errors_at_the_field_and_saves_only_when_valid(us
         added = memory_by_content(engine, "alex", "Runs with a club on Tuesdays <b>fast</b>")
     assert (added.type, added.tags) == (MemoryType.CONTEXT, ["context:club", "time:evening"])
     await user.should_see("Context (5)")
-    with user.scope(marker=f"memory-{added.id}"):
-        await user.should_see("Runs with a club on Tuesdays <b>fast</b>")  # as typed, not as HTML
-        await user.should_see("Added by you")
+    await eventually(lambda: memory_row(user, added.id) is not None)
+    row = memory_row(user, added.id)
+    assert row is not None
+    assert row["text"] == "Runs with a club on Tuesdays <b>fast</b>"  # as typed; the browser shows it as text
+    assert "Added by you" in row["meta"]
 
 
 async def test_edit_saves_and_a_conflicting_edit_overwrites_nothing(user: User, app_database: str) -> None:
     with database(app_database) as engine:
         memory = memory_by_content(engine, "alex", "Occasional knee soreness")
         await open_context(user)
-        with user.scope(marker=f"memory-{memory.id}"):
-            user.find(marker="memory-edit").click()
+        memory_action(user, memory.id, "Edit")
         with user.scope(marker="edit-dialog"):
             user.find(marker="field-content").clear().type("Knee soreness after hills")
             # Meanwhile, another tab changes the same memory.
@@ -126,15 +128,15 @@ async def test_delete_then_undo_brings_the_memory_back(user: User, app_database:
     with database(app_database) as engine:
         memory = memory_by_content(engine, "alex", "Dislikes running on the treadmill")
         await open_context(user)
-        memory_action(user, memory.id, "memory-delete")
+        memory_action(user, memory.id, "Delete")
         await user.should_see("Deleted 'Dislikes running on the treadmill'")
-        await user.should_not_see(marker=f"memory-{memory.id}")
+        await eventually(lambda: memory_row(user, memory.id) is None)
         assert memory_by_content(engine, "alex", memory.content).status == MemoryStatus.DELETED
         await user.should_see("Preferences (3)")
         user.find(marker="undo").click()
         await user.should_see("Brought back 'Dislikes running on the treadmill'")
         assert memory_by_content(engine, "alex", memory.content).status == MemoryStatus.ACTIVE
-    await user.should_see(marker=f"memory-{memory.id}")
+    await eventually(lambda: memory_row(user, memory.id) is not None)
     await user.should_see("Preferences (4)")
     await user.should_not_see(marker="undo-bar")
 
@@ -151,7 +153,7 @@ async def test_history_shows_versions_as_a_diff_and_restores_one(user: User, app
                 expected_version=memory.version,
             )
         await open_context(user)
-        memory_action(user, memory.id, "memory-history")
+        memory_action(user, memory.id, "History")
         with user.scope(marker="history-dialog"):
             await user.should_see("Edited")
             await user.should_see("Imported")

@@ -8,7 +8,7 @@ from nicegui.testing import User
 from domain import replaced
 from domain.enums import MemoryConfidence, MemoryStatus
 from persistence.uow import unit_of_work
-from tests.ui.context_support import athlete, database, eventually, memory_by_content, open_context, texts
+from tests.ui.context_support import athlete, database, eventually, listed, memory_by_content, open_context, tick_memory
 
 NURSE = "Works as a nurse on rotating shifts"
 TREADMILL = "Dislikes running on the treadmill"
@@ -16,8 +16,7 @@ MERGED = "Works rotating nurse shifts; dislikes the treadmill"
 
 
 def tick(user: User, memory_id: int) -> None:
-    with user.scope(marker=f"memory-{memory_id}"):
-        user.find(marker="memory-select").elements.pop().value = True
+    tick_memory(user, memory_id)
 
 
 async def test_two_selected_memories_merge_into_one_with_the_chosen_wording(user: User, app_database: str) -> None:
@@ -52,9 +51,8 @@ async def test_two_selected_memories_merge_into_one_with_the_chosen_wording(user
         user.find(marker="merge-confirm").click()
         await user.should_see(f"Merged into '{MERGED}'")
         await user.should_see("0 selected")
-        with user.scope(marker="memory-list"):
-            await eventually(lambda: MERGED in texts(user, "memory-content"))
-            assert NURSE not in texts(user, "memory-content")
+        await eventually(lambda: MERGED in listed(user))
+        assert NURSE not in listed(user)
         owner = athlete(engine, "alex")
         with unit_of_work(engine, read_only=True) as session:
             assert [m.id for m in replaced.replaced_by(session, owner, memory_id=treadmill.id)] == [nurse.id]

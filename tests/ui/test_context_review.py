@@ -25,6 +25,7 @@ from tests.ui.context_support import (
     database,
     eventually,
     memory_by_content,
+    memory_row,
     open_context,
     proposal,
     set_value,
@@ -89,8 +90,8 @@ async def test_confirm_counts_a_seen_before_memory_again(user: User, app_databas
 
 
 def card_texts(user: User, memory_id: int) -> list[str]:
-    with user.scope(marker=f"memory-{memory_id}"):
-        return [getattr(e, "text", "") for e in user.find(kind=ui.label).elements]
+    row = memory_row(user, memory_id)
+    return [str(row[key]) for key in ("text", "meta", "seen", "usage")] if row is not None else []
 
 
 async def test_keep_both_confirms_without_replacing(user: User, app_database: str) -> None:

@@ -16,7 +16,7 @@ DEFINED = re.compile(r"\.(mr-[a-z][a-z0-9_-]*)")
 
 def used_classes() -> set[str]:
     found: set[str] = set()
-    for path in (ROOT / "ui").rglob("*.py"):
+    for path in [*(ROOT / "ui").rglob("*.py"), *(ROOT / "assets" / "components").glob("*.js")]:
         found.update(USED.findall(path.read_text(encoding="utf-8")))
     return found
 

@@ -3,7 +3,7 @@ athlete types, or none), its size against the token budget, and the coach's rece
 memory it got a button that opens that memory.
 
 Everything is read in a worker thread, and only while the panel is open: a closed panel costs
-nothing, and opening it always shows the current state.
+nothing (its body is built when it is first opened), and opening it always shows the current state.
 """
 
 from __future__ import annotations
@@ -80,6 +80,7 @@ class CoachPanel:
         self.answer: ContextAnswer | None = None
         self.log: ReadLog | None = None
         self._asked = 0  # the newest preview asked for; an older answer arriving late is dropped
+        self._built = False
         with ui.element("section").classes("w-full").props('aria-label="What my coach sees"'):
             self.expansion = (
                 ui.expansion("What my coach sees", icon="visibility", on_value_change=self._toggled)
@@ -87,8 +88,6 @@ class CoachPanel:
                 .props("dense-toggle")
                 .mark("coach-panel")
             )
-            with self.expansion:
-                self._body()
 
     def _body(self) -> None:
         ui.label(
@@ -109,8 +108,13 @@ class CoachPanel:
         return bool(self.expansion.value)
 
     async def _toggled(self) -> None:
-        if self.is_open:
-            await self.reload()
+        if not self.is_open:
+            return
+        if not self._built:
+            self._built = True
+            with self.expansion:
+                self._body()
+        await self.reload()
 
     async def reload(self) -> None:
         """Read the preview and the read log again (only while the panel is open)."""

@@ -29,12 +29,13 @@ def frame(user: User, title: str) -> Iterator[ui.column]:
         with ui.row().classes("items-center gap-1 no-wrap"):
             ui.label(user.display_name).classes("mr-user").mark("current-user")
             if not user.is_admin:
+                # A title, not a ui.tooltip: every open page would hold two more elements for them.
                 ui.button(icon="manage_accounts", on_click=lambda: ui.navigate.to("/account")).props(
-                    'flat round color=white aria-label="Your account"'
-                ).tooltip("Your account: recently deleted, password").mark("account-link")
+                    'flat round color=white aria-label="Your account" title="Your account: recently deleted, password"'
+                ).mark("account-link")
             ui.button(icon="dark_mode", on_click=dark.toggle).props(
-                'flat round color=white aria-label="Toggle dark mode"'
-            ).tooltip("Toggle dark mode")
+                'flat round color=white aria-label="Toggle dark mode" title="Toggle dark mode"'
+            )
             ui.button("Log out", on_click=_log_out).props("flat color=white")  # white: a Quasar name, not CSS
     with ui.column().classes("mr-main w-full max-w-5xl mx-auto p-4 gap-4") as main:
         yield main

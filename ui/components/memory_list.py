@@ -10,7 +10,7 @@ shown memory (`usage_counts`, one) and when their notes arrived (`source_dates`,
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -24,9 +24,10 @@ from domain.models import Memory, User
 from ui.components.busy import busy
 from ui.components.filters import FilterBar, MemoryFilters
 from ui.components.focus import focus_selector
-from ui.components.labels import TYPE_LABELS, TYPE_ORDER, TYPE_SINGULAR
-from ui.components.memory_card import MemoryActions, Selection, memory_card
+from ui.components.labels import TYPE_ORDER, TYPE_SINGULAR
+from ui.components.memory_rows import MemoryActions, MemoryRows, RowFacts
 from ui.components.merge_dialog import open_merge_dialog
+from ui.components.type_chips import TypeChips
 from ui.session import in_thread, tab_action
 
 PAGE_SIZE = 20
@@ -50,6 +51,10 @@ class Loaded:
     items: list[Memory]
     usage: dict[int, Usage]
     received: dict[int, datetime]
+
+    def facts(self) -> Iterator[tuple[Memory, RowFacts]]:
+        for memory in self.items:
+            yield memory, RowFacts(self.usage.get(memory.id), self.received.get(memory.id))
 
 
 @dataclass(frozen=True)
@@ -91,10 +96,13 @@ class MemoryList:
         self.on_clear_filters = on_clear_filters
         self.data = data
         self.shown: list[Memory] = list(data.rows.items)
+        self.facts: dict[int, RowFacts] = {m.id: f for m, f in data.rows.facts()}
         self.selecting = False
         self.selected: dict[int, Memory] = {}
+        self.rows: MemoryRows | None = None
         self._reloads = 0  # reloads started; only the newest one's answer is shown
-        self.chips()
+        self.chips = TypeChips(self.bar.choose_type).mark("type-chips")
+        self.show_counts()
         with ui.element("div").classes("mr-list-tools"):
             bar.controls()
             self.select_button = (
@@ -121,9 +129,10 @@ class MemoryList:
             return
         self.data = data
         self.shown = list(self.data.rows.items)
+        self.facts = {m.id: f for m, f in data.rows.facts()}
         shown_ids = {m.id for m in self.shown}
         self.selected = {i: m for i, m in self.selected.items() if i in shown_ids}
-        self.chips.refresh()
+        self.show_counts()
         self.bulk_bar.refresh()
         self.render.refresh()
         if focus_at is not None:
@@ -142,27 +151,8 @@ class MemoryList:
 
     # ---- type chips ----
 
-    @ui.refreshable_method
-    def chips(self) -> None:
-        counts = self.data.view.counts
-        chosen = self.filters.types[0] if self.filters.types else None
-        with ui.element("div").classes("mr-chips").props('role="group" aria-label="Show memories of type"'):
-            self._chip("All", sum(counts.values()), None, chosen is None, "type-all")
-            for memory_type in TYPE_ORDER:
-                self._chip(
-                    TYPE_LABELS[memory_type],
-                    counts.get(memory_type, 0),
-                    memory_type.value,
-                    chosen == memory_type.value,
-                    f"type-{memory_type.value}",
-                )
-
-    def _chip(self, label: str, count: int, value: str | None, pressed: bool, marker: str) -> None:
-        chip = ui.button(
-            f"{label} ({count})", color=None, on_click=lambda: self.bar.choose_type(None if pressed else value)
-        )
-        chip.props(f'no-caps unelevated dense aria-pressed="{str(pressed).lower()}"').mark(marker)
-        chip.classes("mr-chip" + (" mr-chip-on" if pressed else ""))
+    def show_counts(self) -> None:
+        self.chips.show(self.data.view.counts, self.filters.types[0] if self.filters.types else None)
 
     # ---- selection ----
 
@@ -171,7 +161,8 @@ class MemoryList:
         self.selected.clear()
         self.select_button.set_text("Done" if self.selecting else "Select")
         self.bulk_bar.refresh()
-        self.render.refresh()
+        if self.rows is not None:
+            self.rows.show(self.data_facts(), selecting=self.selecting, selected=set())
 
     def _select(self, memory: Memory, value: bool) -> None:
         if value:
@@ -183,7 +174,8 @@ class MemoryList:
     def _select_all(self, value: bool) -> None:
         self.selected = {m.id: m for m in self.shown} if value else {}
         self.bulk_bar.refresh()
-        self.render.refresh()
+        if self.rows is not None:
+            self.rows.mark_selected(set(self.selected))
 
     @ui.refreshable_method
     def bulk_bar(self) -> None:
@@ -232,31 +224,26 @@ class MemoryList:
     def render(self) -> None:
         view = self.data.view
         if not self.shown:
+            self.rows = None
             self._empty()
             return
-        with ui.element("div").classes("mr-memory-list").props('role="list"').mark("memory-list") as rows:
-            for memory in self.shown:
-                self._row(memory, self.data.rows)
+        self.rows = MemoryRows(self.actions, self._select).mark("memory-list")
+        self.rows.show(self.data_facts(), selecting=self.selecting, selected=set(self.selected))
         more: ui.button = ui.button(color="brand").props("flat no-caps").classes("self-center").mark("more-memories")
-        more.on_click(lambda: self.show_more(rows, more))
+        more.on_click(lambda: self.show_more(more))
         self._update_more(more, view.total)
 
-    def _row(self, memory: Memory, rows: Loaded) -> None:
-        selection = Selection(memory.id in self.selected, self._select) if self.selecting else None
-        memory_card(
-            memory,
-            self.actions,
-            rows.usage.get(memory.id),
-            received_at=rows.received.get(memory.id),
-            selection=selection,
-        )
+    def data_facts(self) -> Iterator[tuple[Memory, RowFacts]]:
+        """The shown memories with what their rows show (the first page's facts, then each "show more"'s)."""
+        for memory in self.shown:
+            yield memory, self.facts.get(memory.id, RowFacts())
 
     def _update_more(self, more: ui.button, total: int) -> None:
         remaining = total - len(self.shown)
         more.set_text(f"Show more ({remaining} more)")
         more.set_visibility(remaining > 0)
 
-    async def show_more(self, rows: ui.element, more: ui.button) -> None:
+    async def show_more(self, more: ui.button) -> None:
         if not self.shown:
             return
         query = self.filters.query(limit=MORE_SIZE)
@@ -267,10 +254,11 @@ class MemoryList:
         more.props(remove="loading")
         if reloads != self._reloads:  # the list was read again meanwhile: these rows follow an older one
             return
-        with rows:
-            for memory in loaded.items:
-                self._row(memory, loaded)
-        self.shown.extend(loaded.items)
+        self.facts.update((m.id, facts) for m, facts in loaded.facts())
+        if self.rows is not None:
+            self.rows.append(loaded.facts(), selected=set(self.selected))
+        known = {m.id for m in self.shown}
+        self.shown.extend(m for m in loaded.items if m.id not in known)
         total = self.data.view.total if loaded.items else len(self.shown)
         self._update_more(more, total)
 
