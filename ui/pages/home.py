@@ -28,9 +28,9 @@ from ui.components.filters import FilterBar, MemoryFilters
 from ui.components.frame import frame
 from ui.components.history_dialog import open_history_dialog
 from ui.components.labels import TYPE_SINGULAR
-from ui.components.memory_card import MemoryActions
 from ui.components.memory_dialog import open_add_dialog, open_edit_dialog
 from ui.components.memory_list import PAGE_SIZE, BulkActions, ListData, MemoryList, load_list
+from ui.components.memory_rows import MemoryActions
 from ui.components.overview import OverviewPanel
 from ui.components.review import ReviewSection, load_pending
 from ui.components.text import clip
