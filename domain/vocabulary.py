@@ -10,7 +10,7 @@ A tag is `kind:value`. The kinds:
 - `intensity:` the kind of session — easy, hard, tempo, intervals, long run, recovery,
   speed work, hill repeats, hills, threshold, track, fartlek, race, treadmill, trail.
 - `context:` the life around training a coach filters by — work, travel, family, kids, commute,
-  gym, climbing, cycling, swimming, yoga, pilates, triathlon, team sport, sleep, study, health,
+  gym, climbing, cycling, swimming, rowing, yoga, pilates, triathlon, team sport, sleep, study, health,
   altitude, goal.
 
 Each canonical value lists its synonyms as one regular expression (no nested repetition, so a
@@ -36,7 +36,9 @@ BODY_PARTS: dict[str, str] = {
     "hamstring": r"hamstrings?|hamm(?:y|ies)|hammies|sit\s+bones?",
     "quad": r"quads?|quadriceps|thighs?",
     "achilles": r"achilles(?:" + APOSTROPHE + r"s?)?|achillies",
-    "foot": r"foot|feet|arch(?:es)?(?=\s+(?:of|pain|hurts?|is|ache|aches|feels))|metatarsals?|toes?|bunions?",
+    # "on my feet all day" is a job, not a foot
+    "foot": r"foot|(?<!on\smy\s)(?<!on\sher\s)(?<!on\shis\s)(?<!on\sour\s)(?<!on\stheir\s)feet"
+    r"|arch(?:es)?(?=\s+(?:of|pain|hurts?|is|ache|aches|feels))|metatarsals?|toes?|bunions?",
     "heel": r"heels?",
     "back": (
         r"(?<=lower\s)back|(?<=upper\s)back|(?:(?<=my\s)|(?<=his\s)|(?<=her\s)|(?<=their\s))back"
@@ -58,11 +60,12 @@ BODY_PARTS: dict[str, str] = {
 }
 
 TIME_PREFERENCES: dict[str, str] = {
-    "morning": r"mornings?|am\s+runs?|sunrise|dawn|first\s+thing|before\s+breakfast|6\s*am|5\s*am|7\s*am",
-    "evening": r"evenings?|nights?|after\s+dark|in\s+the\s+dark|sunset|dusk",
+    "morning": r"mornings?|am\s+runs?|sunrise|dawn|first\s+thing|before\s+breakfast"
+    r"|(?:[4-9]|1[01])(?:[:.][0-5]\d)?\s*am",
+    "evening": r"(?:[5-9]|1[01])(?:[:.][0-5]\d)?\s*pm|evenings?|nights?|after\s+dark|in\s+the\s+dark|sunset|dusk",
     "afternoon": r"afternoons?",
     "lunch": r"lunch(?:time|\s*break|es)?|midday|noon",
-    "early": r"early(?!\s+(?:in|on|last)\b)",
+    "early": r"early(?!\s+(?:in|on|last|evenings?|afternoons?)\b)",
     "late": r"late(?!\s+(?:in|on|last)\b)",
     "before work": r"before\s+work",
     "after work": r"after\s+work",
@@ -90,7 +93,7 @@ INTENSITY_TOPICS: dict[str, str] = {
 
 CONTEXT_TOPICS: dict[str, str] = {
     "work": (
-        r"(?<!speed\s)(?<!strength\s)(?<!core\s)(?<!hill\s)(?<!track\s)(?<!drill\s)work(?!\s*outs?\b)|job|jobs|shifts?|office|career|boss|desk|nurse|nursing|doctor|teacher|teaching"
+        r"(?<!speed\s)(?<!strength\s)(?<!core\s)(?<!hill\s)(?<!track\s)(?<!drill\s)work(?!\s*outs?\b)(?!\s+(?:really\s+|so\s+|very\s+)?(?:for|well|best|better|wonders|out)\b)|job|jobs|shifts?|office|career|boss|desk|nurse|nursing|doctor|teacher|teaching"
         r"|on\s+call|overtime|commute\s+to\s+work|workplace|employer|contract"
     ),
     "travel": (
@@ -102,15 +105,18 @@ CONTEXT_TOPICS: dict[str, str] = {
         r"|(?:dad|mum|mom|mother|father)\s+of|single\s+(?:mum|mom|dad|parent|mother|father)"
         r"|school\s+(?:drop[-\s]?offs?|pick[-\s]?ups?)|\d+[-\s](?:week|month|year)[-\s]olds?|(?<=our\s)(?:youngest|eldest|oldest)"
         r"|(?:two|three|four|five|\d)\s+(?:young\s+|little\s+)?(?:boys|girls)"
+        r"|stay[-\s]at[-\s]home\s+(?:mum|mom|dad|parent)|(?:two|three|four|five|\d)\s+under\s+(?:\d+|two|three|four|five"
+        r"|six|seven|eight|ten)"
     ),
     "family": (
         r"family|wife|husband|hubby|partner|pregnan\w*|parents?|mum|mom|dad|carer\s+for|childcare|solo\s+parent\w*"
     ),
     "commute": r"commut\w*",
-    "gym": r"gyms?|weights|lift(?:s|ing)?|strength(?:\s+training|\s+work)?|crossfit|s\s*&\s*c",
+    "gym": r"gyms?|weights|squats|deadlifts|lift(?:s|ing)?|strength(?:\s+training|\s+work)?|crossfit|s\s*&\s*c",
     "climbing": r"climb(?:er|ers|ing)|boulder\w*",
     "cycling": r"cycl\w*|bikes?|biking|rides?|riding|spin(?:\s+class(?:es)?)?|peloton|turbo(?:\s+trainer)?|zwift",
     "swimming": r"swim\w*|swam|swum|pool",
+    "rowing": r"rowing|rower|rowers|erg|ergs|sculling|sculls?",
     "yoga": r"yoga",
     "pilates": r"pilates",
     "triathlon": r"tri|triathlon\w*|triathlete|ironman|70\.3",
@@ -123,7 +129,9 @@ CONTEXT_TOPICS: dict[str, str] = {
     "health": (
         r"asthma\w*|diabet\w*|type\s*[12]|anaemi\w*|anemi\w*|thyroid|hypothyroid\w*|coeliac|celiac|ibs|crohn\w*"
         r"|migraines?|menopaus\w*|perimenopaus\w*|blood\s+pressure|medication|heart\s+condition|arrhythmia|epilep\w*"
-        r"|endometriosis|pcos|arthritis|long\s+covid|low\s+iron|beta[-\s]blockers?|insulin|inhalers?"
+        r"|endometriosis|pcos|arthritis|long\s+covid|low\s+iron|beta[-\s]blockers?|insulin|inhalers?|heart\s+murmur"
+        r"|murmur|afib|atrial\s+fibrillation|raynaud\w*|hypermobil\w*|osteopenia|osteoporosis|scoliosis|fibromyalgia"
+        r"|lupus|multiple\s+sclerosis|sleep\s+apn\w*"
     ),
     "altitude": r"altitude",
     "goal": r"marathon|half\s+marathon|ultra|ironman|goal\s+race|target\s+race|a\s+race",
@@ -135,6 +143,25 @@ VOCABULARY: Mapping[str, Mapping[str, str]] = {
     "intensity": INTENSITY_TOPICS,
     "context": CONTEXT_TOPICS,
 }
+
+# A tag that always means another as well, so a filter finds it: a run before work is a morning run, hill
+# repeats are hill work, a recovery run is easy, threshold is tempo effort, plantar fasciitis is in the foot.
+IMPLIED: Mapping[str, tuple[str, ...]] = {
+    "time:before work": ("time:morning",),
+    "time:after work": ("time:evening",),
+    "time:early": ("time:morning",),
+    "intensity:hill repeats": ("intensity:hills",),
+    "intensity:recovery": ("intensity:easy",),
+    "intensity:threshold": ("intensity:tempo",),
+    "intensity:speed work": ("intensity:intervals",),
+    "body:plantar": ("body:foot",),
+}
+
+
+def with_implied(tags: tuple[str, ...] | list[str]) -> list[str]:
+    """`tags` and every tag they imply (`IMPLIED`), without repeats."""
+    return list(dict.fromkeys([*tags, *(i for t in tags for i in IMPLIED.get(t, ()))]))
+
 
 # Tags written before the vocabulary, or by hand, that mean a canonical one.
 _ALIASES: dict[str, str] = {"context:job": "context:work", "context:shift": "context:work"}

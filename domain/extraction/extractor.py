@@ -12,12 +12,13 @@ from domain.enums import CONFIDENCE_RANK, MemoryConfidence, MemorySource, Memory
 from domain.extraction.clauses import Span, SpanSet, sentences, statement_clauses
 from domain.extraction.facts import RESPONSE_CONTEXT_TAGS, Fact, rule_facts
 from domain.extraction.injuries import Carry, body_mentions, injuries, session_soreness
-from domain.extraction.lexicon import ANY_BODY_PART, ANY_TIME, INTENSITY, all_tags
+from domain.extraction.lexicon import ANY_BODY_PART, ANY_TIME, CONTEXT, INTENSITY, all_tags, tags_in
 from domain.extraction.lexicon import APOSTROPHE as _A
+from domain.extraction.prefilter import fast_pattern
 from domain.extraction.rules import I_AM, STIMULUS
 from domain.extraction.subject import REPORTING_LEAD_RE, People
 from domain.extraction.tidy import about_the_athlete, content
-from domain.vocabulary import CONTEXT, CONTEXT_TOPICS, tags_in
+from domain.vocabulary import CONTEXT_TOPICS, with_implied
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,8 @@ _TRIGGER_RE = re.compile(
     r"\b(?:i|my|we|remember|note|keep|forget|record|takes?|took|heat|humidity|fan|favou?rite|bores?|boring|worst|he"
     r"|she|they|them|his|her|their|reminder|heads|legs|heart|hr|nothing|give|hotels?|job|shifts?|office|school|kids|children|twins|baby"
     r"|toddler|away|nearest|love|hate|always|never|prefer|racing|work|rather|would|find|mum|mom|dad|our|single|sucker"
-    r"|altitude|studying|going|weekends?|weekdays?|any|anything|more|sleep|training|booked"
+    r"|altitude|studying|going|weekends?|weekdays?|any|anything|more|sleep|training|booked|me|torture|nemesis|kryptonite"
+    r"|best|worst|into|happiest|wish|under|caring|looking|keen|bored|least|owner|own"
     + _A
     + r"s|"
     + ANY_BODY_PART
@@ -59,10 +61,10 @@ _TRIGGER_RE = re.compile(
     + I_AM
     + r"|\bi"
     + _A
-    + r"\w",
+    + r"\w|>",
     re.IGNORECASE,
 )
-_TRIGGER_LOW_RE = re.compile(_TRIGGER_RE.pattern)  # for the lower-cased text: several times faster
+_TRIGGER_LOW_RE = fast_pattern(_TRIGGER_RE.pattern)  # for the lower-cased text: several times faster
 _EXPLICIT_RE = re.compile(
     r"(?:\W|(?:please|pls|also|and|oh|btw|just|hey|coach)\b)*(?:remember|note|keep\s+in\s+mind|don"
     + _A
@@ -106,7 +108,7 @@ class RuleExtractor:
                 if people.third_person:
                     said = about_the_athlete(_THEM_RE.sub("the athlete", said))
                 if said:
-                    tags = tuple(sorted(dict.fromkeys([*fact.tags, *_tags_said(fact.type, text, fact.span)])))
+                    tags = tuple(sorted(with_implied([*fact.tags, *_tags_said(fact.type, text, fact.span)])))
                     found.append(Candidate(fact.type, said, fact.confidence, tags, span.start, span.end, self.name))
         return merge_duplicates(found)
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from domain.enums import CONFIDENCE_RANK, MemoryConfidence, MemoryType
 from domain.extraction.clauses import Span
 from domain.extraction.lexicon import BODY, CONTEXT_TOPIC, INTENSITY, TIME, preference_tags
+from domain.extraction.prefilter import fast_pattern
 from domain.extraction.rules import CONTEXT, PREFERENCE, RESPONSE, RULES, RUN_OBJECT_RE, Rule
 from domain.extraction.subject import People
 
@@ -26,7 +27,7 @@ class Fact:
     confidence: MemoryConfidence
 
 
-_RUN_OBJECT_LOW_RE = re.compile(RUN_OBJECT_RE.pattern)  # for the lower-cased clause: several times faster
+_RUN_OBJECT_LOW_RE = fast_pattern(RUN_OBJECT_RE.pattern)  # for the lower-cased clause: several times faster
 _FAMILY_RULES = frozenset({"family_context", "life_context"})
 
 
@@ -34,7 +35,7 @@ _FAMILY_RULES = frozenset({"family_context", "life_context"})
 # swimming preference, "cramp on the run after a hard bike" a response to cycling.
 _ACTIVITY_TAGS = frozenset(
     f"context:{kind}"
-    for kind in ("gym", "climbing", "cycling", "swimming", "yoga", "pilates", "triathlon", "team sport")
+    for kind in ("gym", "climbing", "cycling", "swimming", "rowing", "yoga", "pilates", "triathlon", "team sport")
 )
 RESPONSE_CONTEXT_TAGS = _ACTIVITY_TAGS | {"context:sleep"}
 

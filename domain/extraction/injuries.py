@@ -11,11 +11,13 @@ from domain.enums import MemoryConfidence
 from domain.extraction.clauses import Span
 from domain.extraction.lexicon import APOSTROPHE as _A
 from domain.extraction.lexicon import BODY, WORD_RE
+from domain.extraction.prefilter import fast_pattern
 from domain.extraction.subject import People, negated
 
 _SYMPTOM_RE = re.compile(
     r"\b(?:pain\w*|ache[sd]?|aching|achy|sore\w*|tight\w*|tighten\w*|hurt\w*|injur\w*|strain\w*|sprain\w*|tweak\w*"
-    r"|niggl\w*|twinge\w*|twingy|stiff\w*|tendin\w*|tendon\w*|fasciitis|splints|swollen|swelling|inflam\w*"
+    r"|niggl\w*|twinge\w*|twingy|stiff\w*|tendin\w*|tendon\w*|fasciitis|splints|swollen|swell\w*|inflam\w*"
+    r"|impinge\w*|sublux\w*|instability|unstable|wobbly|pinged|twanged|went\s+over\s+on|hernia\w*|concussion\w*"
     r"|issues?|problems?|cramp\w*|pulled|herniat\w*|bulg\w*|prolaps\w*|slipped|complain\w*|torn|tear|tore|fractur\w*|bruised|flare[sd]?|flaring|acting\s+up"
     r"|playing\s+up|plays?\s+up|grumbl\w*|complaining|throbb\w*|click\w*|gave\s+out|giving\s+out|locked\s+up|seized|surgery"
     r"|rolled|rolling|rolls|twisted|dodgy|cranky|barking|screaming|trashed|wrecked|killing\s+me|bugging\s+me|bothering\s+me"
@@ -49,7 +51,7 @@ _POSITIVE_STATE_RE = re.compile(
     re.IGNORECASE,
 )
 _CHRONIC_RE = re.compile(
-    r"\b(?:history\s+of|recurring|recurrent|chronic|old|keeps?\s+coming\s+back|kept\s+coming\s+back|on\s+and\s+off"
+    r"\b(?:history\s+of|prone|recurring|recurrent|chronic|old|keeps?\s+coming\s+back|kept\s+coming\s+back|on\s+and\s+off"
     r"|on-and-off|comes\s+and\s+goes|always|every\s+time|whenever|prone\s+to|for\s+years)\b",
     re.IGNORECASE,
 )
@@ -67,7 +69,7 @@ _SESSION_RE = re.compile(
 _CAUSE_RE = re.compile(
     r"\b(?:leaves?|left\s+me|makes?|gives?|always|every\s+(?:single\s+)?time|each\s+time|whenever|for\s+days"
     r"|(?:the\s+)?(?:day|days|morning)\s+after|next\s+day|usually|tends?\s+to|after\s+(?:every|each|any|all|anything)"
-    r"|stays?|for\s+(?:two|three|four|\d+|a\s+few|several)\s+days|after\s+(?:about|around|roughly)\s+\w+\s+(?:hours?"
+    r"|stays?|(?:on|in|during)\s+(?:every|each|any|all)|for\s+(?:two|three|four|\d+|a\s+few|several)\s+days|after\s+(?:about|around|roughly)\s+\w+\s+(?:hours?"
     r"|minutes?|mins|k|km|kms|miles?))\b",
     re.IGNORECASE,
 )
@@ -101,11 +103,17 @@ def session_soreness(text: str, span: Span) -> bool:
     return all(word == "pain" for word in real) and _GIVES_PAIN_RE.search(text, span.start, span.end) is not None
 
 
-_SYMPTOM_LOW_RE = re.compile(_SYMPTOM_RE.pattern)
-_RECOVERED_LOW_RE = re.compile(_RECOVERED_RE.pattern)
-_HYPOTHETICAL_LOW_RE = re.compile(_HYPOTHETICAL_RE.pattern)
+_SYMPTOM_LOW_RE = fast_pattern(_SYMPTOM_RE.pattern)
+_RECOVERED_LOW_RE = fast_pattern(_RECOVERED_RE.pattern)
+_HYPOTHETICAL_LOW_RE = fast_pattern(_HYPOTHETICAL_RE.pattern)
 _CONDITIONS = frozenset({"if", "unless"})
 _GENERIC_INJURY_RE = re.compile(r"\b(?:injur\w*|pain|issues?)\b", re.IGNORECASE)
+# An operation or a named condition is worth remembering without a body part: "a hernia operation in May".
+_OPERATION_RE = re.compile(r"(?:surgery|surgeries|operat\w*|op|hernia\w*|concussion\w*)")
+# "If I run two days in a row my knee swells" says what happens, not what might: a condition on what the
+# athlete does, in a clause without a modal verb.
+_HABIT_CONDITION_LOW_RE = re.compile(r"if\s+i\s+(?!(?:get|have|feel|start|notice|ever|experience)\b)")
+_MODAL_LOW_RE = re.compile(r"\b(?:will|would|should|could|might|shall|gonna|going\s+to|i" + _A + r"(?:ll|d))\b")
 _MAX_BODY_SYMPTOM_WORDS = 8
 _MAX_BODY_SYMPTOM_CHARS = 120
 _MAX_MENTIONS = 20  # per clause; bounds the work on pathological input
@@ -144,6 +152,12 @@ def _live_symptoms(text: str, low: str, clause: Span) -> list[re.Match[str]]:
     if _RECOVERED_LOW_RE.search(low, clause.start, clause.end):
         return []
     hypothetical = _HYPOTHETICAL_LOW_RE.search(low, clause.start, clause.end)
+    if (
+        hypothetical is not None
+        and _HABIT_CONDITION_LOW_RE.match(low, hypothetical.start(), clause.end)
+        and not _MODAL_LOW_RE.search(low, clause.start, clause.end)
+    ):
+        hypothetical = None
     if hypothetical is not None and hypothetical.group() not in _CONDITIONS:
         return []
     # "if" or "unless" before the symptom makes it hypothetical ("if my knee hurts"); after it, it names
@@ -179,7 +193,10 @@ def injuries(people: People, sentence: Span, clauses: Sequence[Span], carry: Car
         chronic = bool(_CHRONIC_RE.search(text, span.start, span.end))
         if not near:
             generic = any(_GENERIC_INJURY_RE.fullmatch(s.group()) for s in symptoms)
-            if chronic and generic and not people.about_someone_else(sentence, clause, symptoms[0].start()):
+            operation = any(_OPERATION_RE.fullmatch(s.group()) for s in symptoms)
+            if ((chronic and generic) or operation) and not people.about_someone_else(
+                sentence, clause, symptoms[0].start()
+            ):
                 found.append(Injury(span, (), MemoryConfidence.HIGH))
             continue
         if people.about_someone_else(sentence, Span(min(span.start, clause.start), clause.end), near[0].start()):

@@ -4,14 +4,38 @@ from __future__ import annotations
 
 import re
 
+from domain import vocabulary
+from domain.extraction.prefilter import fast_pattern
 from domain.vocabulary import APOSTROPHE as APOSTROPHE
-from domain.vocabulary import BODY as BODY
 from domain.vocabulary import BODY_PARTS, TIME_PREFERENCES
-from domain.vocabulary import CONTEXT as CONTEXT
-from domain.vocabulary import INTENSITY as INTENSITY
-from domain.vocabulary import TIME as TIME
 
+
+class Lexicon:
+    """A vocabulary lexicon (domain.vocabulary.Lexicon) scanned with its fast pattern (`fast_pattern`): the same
+    matches and tags, found several times faster."""
+
+    def __init__(self, lexicon: vocabulary.Lexicon) -> None:
+        self.kind = lexicon.kind
+        self.tag = lexicon.tag
+        self.lower_pattern = fast_pattern(lexicon.lower_pattern.pattern)
+
+    def tags(self, text: str) -> list[str]:
+        return list(dict.fromkeys(self.tag(m) for m in self.lower_pattern.finditer(text.lower())))
+
+
+BODY = Lexicon(vocabulary.BODY)
+TIME = Lexicon(vocabulary.TIME)
+INTENSITY = Lexicon(vocabulary.INTENSITY)
+CONTEXT = Lexicon(vocabulary.CONTEXT)
 CONTEXT_TOPIC = CONTEXT
+_LEXICONS = {"body": BODY, "time": TIME, "intensity": INTENSITY, "context": CONTEXT}
+
+
+def tags_in(text: str, kinds: tuple[str, ...] = ("body", "time", "intensity", "context")) -> list[str]:
+    """As domain.vocabulary.tags_in, with the fast lexicons."""
+    return [tag for kind in kinds for tag in _LEXICONS[kind].tags(text)]
+
+
 WORD_RE = re.compile(r"[\w'’]+")
 ANY_BODY_PART = "|".join(BODY_PARTS.values())
 ANY_TIME = r"(?:" + "|".join(TIME_PREFERENCES.values()) + r")"

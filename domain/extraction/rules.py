@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from domain.enums import MemoryConfidence, MemoryType
 from domain.extraction.lexicon import ANY_TIME as _TIME
 from domain.extraction.lexicon import APOSTROPHE as _A
+from domain.extraction.prefilter import fast_pattern
 
 HIGH, MEDIUM, LOW = MemoryConfidence.HIGH, MemoryConfidence.MEDIUM, MemoryConfidence.LOW
 PREFERENCE, CONTEXT, RESPONSE = MemoryType.PREFERENCE, MemoryType.CONTEXT, MemoryType.TRAINING_RESPONSE
@@ -65,7 +66,11 @@ STIMULUS = (
     r"|energy\s+drinks?|dairy|spicy\s+food|ibuprofen"
     # the sessions of other sports: "big climbing days", "erg pieces", "swim sets with paddles"
     r"|(?:climbing|bouldering|rowing|erg|swim|bike|cycling|spin|turbo|gym|lifting)\s+(?:days?|sessions?|pieces?"
-    r"|sets?|workouts?|blocks?)|ergs?|paddles|spikes|racing\s+flats)"
+    r"|sets?|workouts?|blocks?)|ergs?|paddles|spikes|racing\s+flats|(?:hot\s+)?yoga|pilates|spin\s+class(?:es)?"
+    r"|crossfit|swims?|rides?|heavy\s+(?:squats|deadlifts|lifting|weights|legs)|squats|deadlifts|lifting|weights"
+    r"|cross[-\s]?training|swimming|cycling|tapers?|tapering|rest\s+days?|days?\s+off|(?:speed|hill|threshold|tempo"
+    r"|track|strength|core|drill)\s+work|low[-\s]carb|carbs|carb[-\s]loading|beetroot(?:\s+juice)?|naps?|stretching"
+    r"|foam\s+rolling|massages?|ice\s+baths?|sauna|late\s+sessions?|volume)"
 )
 _SUBJECT = r"\b(?:i|he|she|they)\s+"
 _THEY_ARE = r"\b(?:(?:he|she)(?:" + _A + r"s|\s+is)|they(?:" + _A + r"re|\s+are))\s+"
@@ -80,7 +85,7 @@ _BODY_SUBJECT = (
 _RESPONSE_OBJECT = r"(?:me|them|him|her|my|their|his|the\s+athlete)\b"
 _FEELING = (
     r"(?:tired|sore|wrecked|flat|sluggish|dizzy|nauseous|sick|drained|exhausted|shattered|knackered|dead|strong|great"
-    r"|better|faster|hungry|stiff|out|rubbish|awful|terrible|crap|rough|heavy|lethargic|groggy|slow|ropey|ropy)"
+    r"|better|faster|hungry|stiff|out|stronger|weaker|fresher|worse|fitter|rubbish|awful|terrible|crap|rough|heavy|lethargic|groggy|slow|ropey|ropy)"
 )
 
 _REACTION = (
@@ -111,7 +116,7 @@ def _rule(
     tags: tuple[str, ...] = (),
 ) -> Rule:
     compiled = re.compile(pattern, re.IGNORECASE)
-    return Rule(name, type_, confidence, compiled, needs_run_object, tags, re.compile(pattern))
+    return Rule(name, type_, confidence, compiled, needs_run_object, tags, fast_pattern(pattern))
 
 
 RULES: tuple[Rule, ...] = (
@@ -127,7 +132,10 @@ RULES: tuple[Rule, ...] = (
         PREFERENCE,
         MEDIUM,
         r"\b" + _TIME + r"(?:\s+\w+){0,3}?\s+(?:works?\s+(?:best|better)|(?:is|are)\s+(?:always\s+|just\s+|definitely"
-        r"\s+|much\s+)?(?:best|better|ideal|my\s+favou?rite)|suits?\s+me)\b",
+        r"\s+|much\s+)?(?:best|better|ideal|my\s+favou?rite)|suits?\s+me)\b"
+        # "I'm at my best in the afternoon"
+        r"|" + I_AM + r"(?:at\s+my\s+best|strongest|fastest|freshest|sharpest|happiest)\s+(?:in\s+the\s+|at\s+|on\s+"
+        r"|during\s+)?" + _TIME + r"\b",
     ),
     _rule(
         "time_person",
@@ -135,7 +143,7 @@ RULES: tuple[Rule, ...] = (
         MEDIUM,
         r"(?:" + I_AM + r"|\b(?:(?:he|she)(?:" + _A + r"s|\s+is)|they(?:" + _A + r"re|\s+are))\s+)"
         r"(?:\w+\s+){0,2}?(?:an?|more\s+of\s+an?)\s+(?:morning|evening|night|early|lunchtime)\s+"
-        r"(?:person|runner|bird|riser)\b|\b(?:early\s+bird|night\s+owl)\b",
+        r"(?:person|runner|bird|riser|trainer|swimmer|rider|cyclist|type|girl|guy)\b|\b(?:early\s+bird|night\s+owl)\b",
     ),
     _rule(
         "time_habit",
@@ -166,7 +174,14 @@ RULES: tuple[Rule, ...] = (
         + r"(?:such\s+|a\s+(?:real\s+|total\s+|big\s+|huge\s+)?)?(?:a\s+)?sucker\s+for\b|\bi\s+"
         + _ADV
         + r"{0,2}"
-        r"find\s+(?:[\w-]+\s+){1,3}?(?:fun|enjoyable|relaxing|addictive|satisfying)\b|"
+        r"find\s+(?:[\w-]+\s+){1,3}?(?:fun|enjoyable|relaxing|addictive|satisfying|motivating|rewarding|therapeutic"
+        r"|calming|energi[sz]ing)\b|" + I_AM + r"(?:\w+\s+)?(?:enjoying|loving)\b|\bi\s+could\s+(?:happily|easily)\s+"
+        r"(?:do|run|ride|swim|climb|row)\b|"
+        + I_AM
+        + r"(?:a\s+)?(?:big\s+|huge\s+|firm\s+|great\s+)?believer\s+in\b(?!\s+(?:you|your)\b)"
+        r"|\bi\s+(?:really\s+|honestly\s+)?(?:don"
+        + _A
+        + r"?t|do\s+not)\s+mind\b(?!\s+(?:if|when|whether|that|it|you|we|what|which|either)\b)|"
         + I_AM
         + r"(?:more\s+of\s+|really\s+|definitely\s+)?an?\s+(?:road|trail|track|mountain|hill|fell|off[-\s]road"
         r"|social|solo)\s+(?:runner|person|girl|guy)\b",
@@ -185,7 +200,7 @@ RULES: tuple[Rule, ...] = (
         + r"?t|\s+not)\s+(?:really\s+)?(?:like|enjoy|love))\b|\bnot\s+(?:a\s+)?(?:big\s+|huge\s+)?fan\s+of\b"
         r"|\b(?:bores?\s+me|(?:is|are)\s+(?:so\s+|really\s+)?(?:boring|the\s+worst|soul[-\s]destroying))\b"
         r"|\bi\s+(?:not|no)\s+(?:like|enjoy|love)\b|\b(?:is|are)\s+(?:easily\s+)?my\s+least\s+favou?rite\b"
-        r"|\bnot\s+(?:really\s+|very\s+|too\s+|that\s+|overly\s+|super\s+|massively\s+)?keen\s+on\b"
+        r"|\bnot\s+(?:really\s+|very\s+|too\s+|that\s+|overly\s+|super\s+|massively\s+)?(?:keen\s+on|into)\b"
         r"|\b(?:get|gets|getting|got|grow|am|" + _A + r"m)\s+(?:so\s+|really\s+|easily\s+)?bored"
         r"\s+(?:of|with|by|doing)\b"
         r"|\bi\s+" + _ADV + r"{0,2}find\s+(?:[\w-]+\s+){1,3}?(?:boring|dull|tedious|a\s+slog|a\s+drag|a\s+chore"
@@ -198,7 +213,8 @@ RULES: tuple[Rule, ...] = (
         MEDIUM,
         r"\bwish\s+(?:i|we)\s+(?:could|had\s+time\s+to|did)\b|\bi(?:" + _A + r"d|\s+would)\s+"
         r"(?:really\s+|absolutely\s+|honestly\s+)?(?:love|like)\s+(?:to\s+(?:do|have|get)\s+)?more\b"
-        r"|\bover\b(?:\s+[\w-]+){1,4}?\s+any\s+day\b"
+        r"|\bover\b(?:\s+[\w-]+){1,4}?\s+any\s+day\b|\bi(?:" + _A + r"d|\s+would)\s+(?:always\s+|usually\s+)?(?:choose"
+        r"|pick|take|go\s+for)\b(?:\s+[\w-]+){1,4}?\s+over\b(?!\s+(?:that|this|it|them)\b)"
         r"|\b(?:is|are)\s+a\s+(?:hard\s+|big\s+|definite\s+)?no\s*$|\bi(?:" + _A + r"d|\s+would)\s+" + _ADV + r"{0,2}"
         r"(?:like|enjoy|love|do)\s+(?!to\s+(?:ask|know|check|talk|say)\b)(?:\w+\s+){1,6}?(?:more|better)?\s*(?:if|when"
         r"|but)\b|\bgive\s+me\s+(?:an?\s+|the\s+)?\w+(?:\s+\w+)?\s+over\b|\bnothing\s+beats\b|\bmy\s+idea\s+of"
@@ -206,16 +222,26 @@ RULES: tuple[Rule, ...] = (
         r"|\bmy\s+go[-\s]to\b|\bi\s+(?:can" + _A + r"?t|cannot|won" + _A + r"?t)\s+(?:run|train|go\s+out)\s+without\b"
         r"|\bi\s+always\s+(?:take|bring|wear|listen\s+to|run\s+with)\b|\bnot\s+(?:really\s+)?(?:my\s+thing|for\s+me)\b"
         r"|\bi\s+" + _ADV + r"{0,2}(?:dread|avoid|look\s+forward\s+to|live\s+for|prefer)\b|\b(?:much\s+|way\s+|far\s+"
-        r"|so\s+much\s+)?happier\s+(?:on|in|with|running|doing|when|at)\b|\b(?:is|are)\s+(?:a\s+)?no[-\s]go\b"
-        r"|\bhighlight\s+of\s+my\s+(?:week|day|month)\b|\b(?:is|are|will\s+be)\s+(?:totally\s+|really\s+)?my\s+(?:thing|jam|happy\s+place)\b"
+        r"|so\s+much\s+)?happier\s+(?:on|in|with|running|doing|when|at)\b"
+        r"|\bhappiest\s+(?:on|in|with|running|doing|when|at|riding|swimming)\b"
+        r"|" + I_AM + r"(?:really\s+|so\s+|very\s+|big\s+|super\s+|massively\s+)?into\b"
+        r"|\b(?:is|are)\s+(?:just\s+|honestly\s+|absolute\s+|pure\s+)?(?:torture|hell|my\s+nemesis|my\s+kryptonite"
+        r"|the\s+best|the\s+worst|a\s+joy|a\s+chore|a\s+slog)\b"
+        r"|\bmy\s+(?:absolute\s+|all[-\s]time\s+|least\s+)?favou?rite\s+(?:[\w-]+\s+)?(?:is|are|has\s+to\s+be|would\s+be)\b|\b(?:is|are)\s+(?:a\s+)?no[-\s]go\b"
+        r"|\bhighlight\s+of\s+my\s+(?:week|day|month)\b|\b(?:is|are|will\s+be)\s+(?:totally\s+|really\s+)?my\s+(?:thing|jam|happy\s+place|therapy|escape"
+        r"|sanity|meditation|zen|me[-\s]time)\b"
         r"|\b(?:weekends?|mornings?|evenings?|saturdays?|sundays?|weekdays?)\s+(?:is|are)\s+(?:for|reserved\s+for"
         r"|kept\s+for|made\s+for)\b"
         r"|\bwhere\s+i(?:"
         + _A
         + r"m|\s+am)\s+(?:happiest|most\s+at\s+home|at\s+my\s+best)\b|\bsuits?\s+(?:me|my\s+\w+)\b"
-        r"|\b(?:is|are)\s+non[-\s]negotiable\b|\bcan" + _A + r"?t\s+be\s+doing\s+with\b"
+        r"|\b(?:is|are)\s+(?:non[-\s]negotiable|a\s+must)\b"
+        r"|(?:\bi(?:" + _A + r"d|\s+would)|^would)\s+(?:really\s+)?(?:like|love|prefer)\s+(?:my|to\s+keep|to\s+have)\b"
+        r"|\bmy\s+(?:preferred|favou?rite|ideal)\s+(?:time|slot|window|day|session|workout|run|ride|swim)\b|\bcan"
+        + _A
+        + r"?t\s+be\s+doing\s+with\b"
         r"|\bmakes?\s+(?:the\s+)?"
-        r"(?:\w+\s+){0,2}?(?:miles?|runs?|kms?)\s+(?:fly|go)\b|\b(?:more|less)\s+motivated\b|\b(?:much|way|far|so"
+        r"(?:\w+\s+){0,2}?(?:miles?|runs?|kms?)\s+(?:fly|go)\b|\b(?:more|less)\s+(?:motivated|consistent|productive|relaxed|focused)\b|\b(?:much|way|far|so"
         r"\s+much)\s+(?:more|less)\s+(?:fun|enjoyable)\b",
         needs_run_object=True,
     ),
@@ -227,7 +253,9 @@ RULES: tuple[Rule, ...] = (
         r"|(?:big|huge|massive)\s+fan\s+of|not\s+a\s+(?:big\s+)?fan\s+of|(?:(?:really|much|honestly|genuinely)\s+)?"
         r"(?:would\s+|" + _A + r"d\s+)?(?:much\s+)?rather\s+(?:do|run|go|have|be|take|train|race|stick)"
         r"|(?:absolutely\s+|really\s+|much\s+|honestly\s+|tbh\s+|genuinely\s+)?(?:love"
-        r"|hate|loathe|adore|prefer|enjoy|dread|can" + _A + r"?t\s+stand))\s+(?!it\b|this\b|that\b|you\b)",
+        r"|hate|loathe|adore|prefer|enjoy|enjoying|loving|dread|can"
+        + _A
+        + r"?t\s+stand))\s+(?!it\b|this\b|that\b|you\b)",
         needs_run_object=True,
     ),
     _rule(
@@ -273,20 +301,24 @@ RULES: tuple[Rule, ...] = (
         "job_context",
         CONTEXT,
         HIGH,
-        r"(?:\bi\s+|^)work\s+(?:as|at|in|for)\s+(?!(?:the\s+)?(?:mornings?|evenings?|afternoons?|weekends?|heat|rain|dark"
+        r"(?:\bi\s+|^)work(?:ing)?\s+(?:as|at|in|for)\s+(?!(?:the\s+)?(?:mornings?|evenings?|afternoons?|weekends?|heat|rain|dark"
         r"|cold)\b)\w+|\b(?:my|his|her|their)\s+(?:day\s+)?job(?:"
         + _A
         + r"s\b|\s+(?:is|as|involves|requires|means|has)\b)|"
         + I_AM
-        + r"(?:an?\s+)?(?:[\w-]+\s+){0,2}?(?:"
+        + r"(?:an?\s+)?(?:[\w-]+\s+){0,3}?(?:"
         + _OCCUPATIONS
         + r")s?\b|"
         + I_AM
         + r"(?:a\s+)?(?:full[-\s]time\s+|part[-\s]time\s+)?(?:student|retired|self[-\s]employed|freelancer)\b"
-        r"|\bi\s+teach\b|\b(?:office|desk|day|full[-\s]time|part[-\s]time|shift|night|new|physical|manual|stressful"
+        r"|\bi\s+teach\b|\bi\s+(?:own|run|manage)\s+(?:a|an|my\s+own|the|our)\s+(?:[\w-]+\s+)?(?:business|company"
+        r"|shop|bakery|cafe|café|restaurant|bar|pub|farm|salon|practice|clinic|firm|store|garage|studio)\b"
+        r"|" + I_AM + r"(?:\w+\s+)?in\s+the\s+(?:army|navy|air\s+force|raf|military|marines|police|fire\s+service)\b"
+        r"|\b(?:i\s+)?(?:start|finish)\s+work\s+(?:at|around|by|before)\b|\b(?:office|desk|day|full[-\s]time|part[-\s]time|shift|night|new|physical|manual|stressful|demanding|sedentary"
+        r"|active|hard|tough|corporate|remote|hybrid|retail|seasonal"
         r"|busy)\s+job\b|\bmy\s+(?:job|work|boss|shifts?|rota)\s+(?:\w+\s+)?(?:has|have|keeps?|takes?|puts?|means"
         r"|involves?|is|are)\b|\b(?:night|early|late|long|12[-\s]hour|twelve[-\s]hour|rotating|split|24[-\s]hour)"
-        r"\s+shifts\b|\bshift\s+(?:pattern|rota|work)\b|\bwork(?:"
+        r"\s+shifts\b|\bshift\s+(?:pattern|rota|work)\b|\b\d+\s*[-–]\s*\d+\s+shifts?\b|\bwork(?:"
         + _A
         + r"s|\s+is|\s+has\s+been|"
         + _A
@@ -296,7 +328,8 @@ RULES: tuple[Rule, ...] = (
         r"\s+office)\b|\bsat\s+at\s+a\s+desk\b|\bon\s+my\s+feet\s+all\s+day\b"
         r"|\b(?:he|she|they)\s+works?\s+(?:as|at|in|for|nights|weekends|shifts|from\s+home|long\s+hours"
         r"|part[-\s]time|full[-\s]time)\b"
-        r"|\bworking\s+(?:from\s+home|remotely|nights|night\s+shifts|shifts|part[-\s]time|full[-\s]time|two\s+jobs)\b"
+        r"|\bworking\s+(?:from\s+home|remotely|nights|night\s+shifts|shifts|part[-\s]time|full[-\s]time|two\s+jobs"
+        r"|offshore|abroad|overseas|on\s+the\s+rigs)\b|\bjob\s+as\s+(?:an?\s+)?\w+"
         r"|" + I_AM + r"working\s+(?:in|at|for|as)\s+(?!(?:the\s+)?(?:mornings?|evenings?|weekends?|moment)\b)\w+"
         r"|\bback\s+to\s+work\b(?:\s+\w+){0,3}?\s+after\s+(?:mat|maternity|pat|paternity|parental)\s+leave\b"
         r"|\b(?:\d|two|three|four|five)\s+on[,\s]+(?:\d|two|three|four|five)\s+off\b"
@@ -336,9 +369,15 @@ RULES: tuple[Rule, ...] = (
         + r"\b"
         r"|\b(?:mum|mom|mother|dad|father|parent)\s+(?:of|to)\s+(?:\d+|one|two|three|four|five|twins)\b|"
         + I_AM
-        + r"an?\s+(?:single\s+|new\s+|working\s+|busy\s+|first[-\s]time\s+)?(?:mum|mom|dad|parent|father"
+        + r"an?\s+(?:single\s+|new\s+|working\s+|busy\s+|first[-\s]time\s+|stay[-\s]at[-\s]home\s+|full[-\s]time\s+)?"
+        r"(?:mum|mom|dad|parent|father"
         r"|mother)\b|\bwe\s+(?:just\s+)?had\s+a\s+baby\b|" + I_AM + r"pregnant\b|\bschool\s+runs?\b"
-        r"|\bi\s+" + _ADV + r"{0,2}(?:look\s+after|care\s+for|take\s+care\s+of|am\s+caring\s+for|have\s+custody\s+of)"
+        r"|\b(?:\d|two|three|four|five)\s+(?:kids\s+|children\s+)?under\s+(?:\d+|two|three|four|five|six|seven|eight"
+        r"|ten)\b|\b(?:alone|on\s+my\s+own|solo)\s+with\s+(?:the|my|our)\s+(?:kids|children|baby|twins|toddler)\b"
+        r"|(?:\bi\s+"
+        + _ADV
+        + r"{0,2}|^)(?:look\s+after|care\s+for|take\s+care\s+of|am\s+caring\s+for|have\s+custody\s+of"
+        r"|caring\s+for|looking\s+after|(?:a|the)\s+carer\s+for)"
         r"\s+(?:my\s+)?(?:\w+\s+)?(?:mum|mom|mother|dad|father|parents?|kids?|children|son|daughter|grandkids|wife"
         r"|husband|partner|nan|gran)\b|\bsingle\s+(?:mum|mom|dad|parent)\b|\b(?:mum|mom|dad)\s+of\s+(?:\d+|one|two"
         r"|three|four|twins)\b|\bour\s+(?:youngest|eldest|oldest|little\s+ones?|newborn|baby|toddler|twins)\b"
@@ -356,14 +395,21 @@ RULES: tuple[Rule, ...] = (
         + _ADV
         + r"{0,2}(?:do|train|practi[cs]e|play|go\s+to|go)\s+(?:some\s+|a\s+bit\s+of\s+)?(?:"
         + _SPORTS
-        + r")\b|\bi\s+"
+        + r")\b|(?<!when\s)(?<!time\s)(?<!if\s)(?<!after\s)(?<!before\s)(?<!until\s)\bi\s+"
         + _ADV
-        + r"{0,2}(?:climb|boulder|cycle|bike|swim|row|lift|ski|surf)\b"
+        + r"{0,2}(?:climb|boulder|cycle|bike|swim|row|lift|ski|surf|sail|kayak|paddle(?:board)?|hike|skate|dance|box"
+        r"|golf)\b"
         r"(?!\s+(?:today|yesterday|this|last|instead)\b)|" + I_AM + r"(?:also\s+)?an?\s+(?:keen\s+|big\s+"
-        r"|regular\s+)?(?:climber|cyclist|swimmer|triathlete|rower|boulderer|yogi)\b|\b(?:i|we)\s+" + _ADV + r"{0,2}"
-        r"(?:swim|cycle|ride|climb|boulder|lift|row|play\s+\w+|do\s+(?:\w+\s+){0,2}?(?:yoga|pilates|crossfit|weights"
-        r"|strength|spin|gym|s&c))\b(?:\s+[\w-]+){0,5}?\s+(?:twice|once|three\s+times|\d+\s*(?:x|times)|every|each|a"
-        r"\s+week|per\s+week|weekly|most\s+days)\b|(?:^|\b(?:i|we)\s+)"
+        r"|regular\s+)?(?:climber|cyclist|swimmer|triathlete|rower|boulderer|yogi)\b|"
+        + I_AM
+        + r"(?:\w+\s+)?(?:part\s+of|a\s+member\s+of|in)\s+(?:a|an|the|our|my)\s+(?:[\w-]+\s+){0,2}?"
+        r"(?:club|team|squad)\b"
+        r"|\b(?:i|we)\s+" + _ADV + r"{0,2}"
+        r"(?:swim|cycle|ride|climb|boulder|lift|row|go\s+for\s+a\s+(?:swim|ride|spin|climb|row|paddle)|play\s+\w+|do\s+(?:\w+\s+){0,2}?(?:yoga|pilates|crossfit|weights"
+        r"|strength|spin|gym|s&c|parkrun))\b(?:\s+[\w-]+){0,5}?\s+(?:twice|once|three\s+times|\d+\s*(?:x|times)|every"
+        r"|each|a\s+week|per\s+week|weekly|most\s+days|(?:on\s+)?"
+        + _WEEKDAY
+        + r")\b|(?:^|\b(?:i|we)\s+)"
         + _ADV
         + r"{0,2}(?:do|swim|ride)\s+(?:\w+\s+){0,2}?"
         r"(?:masters|swim|swimming|spin|turbo|bike)\b(?:\s+[\w-]+){0,3}?\s+(?:twice|once|three\s+times|\d+\s*(?:x|times)"
@@ -381,6 +427,7 @@ RULES: tuple[Rule, ...] = (
         r"(?:ironman|triathlon|70\.3|half\s+ironman|sprint\s+tri|olympic\s+tri)|\b(?:swim|bike|tri|triathlon|cycling"
         r"|climbing|spin|yoga|pilates|masters|rowing|crossfit)\s+(?:squad|club|class|group|team|sessions?)\s+(?:on|every"
         r"|twice|once|\w+\s+times|mon\w*|tue\w*|wed\w*|thu\w*|fri\w*|sat\w*|sun\w*|\d)\b"
+        r"|^(?:" + _SPORTS + r")\s+(?:on|every|each)\s+(?:" + _WEEKDAY + r"|weekends?)\b"
         r"|\b(?:\d|two|three|four|five)\s+(?:gym|strength|weights|s&c|swim|yoga|pilates|climbing|bouldering|spin|rowing"
         r"|erg)\s+sessions?\b",
     ),
@@ -398,6 +445,19 @@ RULES: tuple[Rule, ...] = (
         r"|\btraining\s+for\s+(?:the\s+)?\w+(?:\s+\d+)?\s+(?:in|next|this)\s+" + _MONTH + r"\b"
         r"|\bi\s+" + _ADV + r"{0,2}(?:run|race|do)\s+(?:\d+\s+)?(?:ultras|(?:\d+[-\s]?)?milers|marathons|trail\s+races"
         r"|fell\s+races|triathlons|ironmans)\b",
+        tags=("context:goal",),
+    ),
+    _rule(
+        # a target the athlete works towards: "my goal is to break 3 hours", "aiming for a sub-20 5k"
+        "target_context",
+        CONTEXT,
+        MEDIUM,
+        r"\bmy\s+(?:main\s+|big\s+|only\s+|real\s+)?(?:goal|target|aim|dream)\s+(?:this\s+(?:year|season)\s+|for\s+\w+\s+)?"
+        r"(?:is|are|=)\s+(?:to\s+)?(?:\w+\s+)?(?:break|run|get|finish|complete|qualify|go|do|hit|beat|make|sub[-\s]?\d"
+        r"|pb|pr|bq)\b|\bi\s+(?:really\s+)?(?:want|hope|plan|would\s+love|" + _A + r"d\s+love)\s+to\s+(?:qualify\s+for"
+        r"|break\s+\d|go\s+sub|run\s+(?:a\s+)?sub|get\s+(?:a\s+)?(?:bq|sub)|finish\s+(?:an?\s+|my\s+first\s+)?(?:ultra"
+        r"|marathon|ironman|100))\b|\b(?:aiming|going)\s+for\s+(?:a\s+)?(?:sub[-\s]?\d|bq|pb\s+in|pr\s+in)",
+        tags=("context:goal",),
     ),
     _rule(
         "life_context",
@@ -413,11 +473,20 @@ RULES: tuple[Rule, ...] = (
         + r"(?:a\s+)?(?:type\s*[12]\s+)?(?:diabetic|asthmatic|anaemic|anemic|coeliac|celiac|epileptic|hypothyroid)\b"
         r"|\b(?:put\s+me\s+on|i(?:" + _A + r"m|\s+am)\s+(?:on|taking)|i\s+take)\s+(?:\w+\s+){0,2}?(?:medication|meds"
         r"|beta[-\s]blockers?|insulin|levothyroxine|thyroxine|statins|an?\s+inhaler|inhalers)\b"
-        r"|\baltitude\s+(?:camp|training\s+camp|block|tent)\b|\bi\s+"
+        r"|\baltitude\s+(?:camp|training\s+camp|block|tent)\b"
+        # what the athlete has to train with: "only have access to a treadmill", "no pool nearby"
+        r"|\b(?:i|we)\s+(?:only\s+|just\s+)?(?:have|get|" + _A + r"ve\s+got)\s+(?:no\s+)?access\s+to\b"
+        r"|\bno\s+access\s+to\b|\b(?:i|we)\s+(?:have|" + _A + r"ve\s+got)\s+(?:a|an)\s+(?:[\w-]+\s+)?(?:treadmill|turbo"
+        r"|smart\s+trainer|home\s+gym|peloton|rowing\s+machine|rower|power\s+meter|squat\s+rack)\s+(?:at\s+home"
+        r"|in\s+the\s+garage|in\s+the\s+shed)\b|\bi(?:"
+        + _A
+        + r"?ve\s+got|\s+"
         + _ADV
-        + r"{0,2}(?:have|suffer\s+from|live\s+with)\s+(?:\w+\s+)?"
-        r"(?:asthma|diabetes|type\s*[12]|anaemia|anemia|a\s+heart\s+condition|hypothyroid\w*|endometriosis|ibs|crohn\w*"
-        r"|migraines|high\s+blood\s+pressure|low\s+iron|pcos|arthritis|long\s+covid)\b|\b(?:\d+|one|two|three|four"
+        + r"{0,2}(?:have|have\s+got|suffer\s+from|live\s+with|was\s+diagnosed\s+with))\s+(?:\w+\s+)?"
+        r"(?:asthma|diabetes|type\s*[12]|anaemia|anemia|a\s+heart\s+(?:condition|murmur)|heart\s+murmur|murmur|hypothyroid\w*"
+        r"|endometriosis|ibs|crohn\w*|migraines|high\s+blood\s+pressure|low\s+iron|pcos|arthritis|long\s+covid|afib|af"
+        r"|atrial\s+fibrillation|raynaud\w*|hypermobil\w*|osteopenia|osteoporosis|scoliosis|fibromyalgia|lupus"
+        r"|multiple\s+sclerosis|sleep\s+apn\w*|anxiety|depression|adhd|eczema|psoriasis)\b|\b(?:\d+|one|two|three|four"
         r"|five)\s+(?:young\s+|little\s+|small\s+)?(?:kids|children|boys|girls)\s+(?:under|at\s+home|aged|to)\b"
         r"|\bmy\s+(?:wife|partner|husband)\s+is\s+(?:expecting|pregnant|due)\b"
         r"|\b(?:because\s+of|around)\s+(?:the|my)"
@@ -427,8 +496,19 @@ RULES: tuple[Rule, ...] = (
         + r"(?:\d\d|in\s+my\s+(?:\d0s|thirties|forties|fifties|sixties|seventies))\b|\bi\s+(?:just\s+)?turned\s+\d\d\b"
         r"|\b(?:pancake\s+)?(?:flat|hilly|mountainous)\s+(?:here|round\s+here|around\s+here|where\s+i\s+live)\b"
         r"|\bnearest\s+(?:hills?|track|trails?|pool|gym|mountains?)\b|\b(?:we|i)\s+(?:just\s+|recently\s+)?moved\s+to\b"
+        r"|\b(?:we|i)(?:" + _A + r"re|\s+are|" + _A + r"m|\s+am)\s+(?:\w+\s+)?moving\s+(?:to|house|abroad|country)\b"
         r"|\b(?:childcare|child\s+care|school\s+holidays|nursery\s+runs?)\b"
-        r"|\b(?:going\s+through|in)\s+(?:the\s+)?(?:menopause|perimenopause)\b"
+        r"|\b(?:going\s+through|in)\s+(?:the\s+)?(?:menopause|perimenopause|ivf|chemo\w*|radiotherapy|cancer\s+treatment)\b"
+        r"|" + I_AM + r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:weeks?|months?)\s+(?:postpartum"
+        r"|post[-\s]partum|pregnant|post[-\s]op)\b|\b(?:we|i)(?:" + _A + r"re|\s+are|" + _A + r"m|\s+am)\s+expecting\b"
+        r"|\b(?:doing|studying\s+for|finishing|writing\s+up)\s+(?:a|my)\s+(?:phd|master" + _A + r"?s|degree|doctorate"
+        r"|dissertation|thesis)\b|\bmy\s+(?:gym|club|pool|office|work)\s+has\s+(?:a|an)\b"
+        r"|\bi\s+(?:don"
+        + _A
+        + r"?t|do\s+not|never)\s+drink\b|"
+        + I_AM
+        + r"(?:a\s+)?(?:tee[-\s]?total|teetotal|sober)\b"
+        r"|\bi\s+" + _ADV + r"{0,2}volunteer\b"
         r"|\b(?:the\s+)?altitude\s+(?:is|here|has|makes|kills|means|takes)\b|\badjusting\s+to\s+(?:the\s+)?altitude\b"
         r"|\bstudying\s+for\b|" + I_AM + r"studying\b|\bmy\s+(?:\w+\s+)?(?:exams|finals|dissertation|thesis)\b"
         r"|\b(?:have|got)\s+(?:my\s+)?(?:\w+\s+)?(?:exams|finals)\b",
@@ -438,7 +518,8 @@ RULES: tuple[Rule, ...] = (
         CONTEXT,
         LOW,
         r"\bi\s+" + _ADV + r"{0,2}(?:travel|fly)\b(?:\s+\w+){0,4}?\s+(?:a\s+lot|often|frequently|for\s+work|every"
-        r"|regularly|constantly|weekly|most\s+weeks|all\s+the\s+time)\b|\b(?:away|travel\w*)\s+for\s+work\b"
+        r"|regularly|constantly|weekly|most\s+weeks|all\s+the\s+time|monthly|fortnightly|once\s+a\s+month"
+        r"|twice\s+a\s+month)\b|\b(?:away|travel\w*)\s+for\s+work\b"
         r"|\btravel\w*\b(?:\s+[\w-]+){1,5}?\s+for\s+work\b"
         r"|\bworking\s+away\b|\bwork\s+(?:has|takes|sends|keeps)\s+me\s+(?:in|to|away|on\s+the\s+road|abroad"
         r"|travel\w*|all\s+over)\b|\bon\s+the\s+road\s+(?:for|a\s+lot|most|half|\w+\s+(?:days|weeks|nights)|every|constantly"
@@ -477,7 +558,8 @@ RULES: tuple[Rule, ...] = (
         r"|blisters|chafing|gi\s+issues|stomach\s+issues)\b(?:\s+\w+){0,3}?\s+(?:from|after|on|in|during|with|when"
         r"|if|every|whenever|each)\b|\bmy\s+recovery\s+(?:is|has\s+always\s+been|tends\s+to\s+be)\s+"
         r"(?:\w+\s+)?(?:slow|quick|fast|good|poor)\b|\bi\s+" + _ADV + r"{0,2}need\s+(?:[\w-]+\s+){0,4}?"
-        r"(?:days?|weeks?|sleep|rest|recovery|time)\b(?:\s+[\w-]+){0,5}?\s+(?:after|between|following|to\s+recover"
+        r"(?:days?|weeks?|hours?|hrs|nights?|sleep|rest|recovery|time)\b(?:\s+[\w-]+){0,5}?\s+(?:after|between|following"
+        r"|to\s+recover"
         r"|before\s+i\s+feel)\b",
     ),
     _rule(
@@ -486,13 +568,25 @@ RULES: tuple[Rule, ...] = (
         MEDIUM,
         r"\b" + STIMULUS + r"\b(?:\s+\w+){0,3}?\s+(?:make|makes|leave|leaves|wipe|wipes|knock|knocks|destroy"
         r"|destroys|wreck|wrecks|kill|kills|drain|drains|smash|smashes)\s+me\b|\bi\s+" + _ADV + r"{0,2}(?:get|feel"
-        r"|tend\s+to\s+(?:get|feel|be))\s+(?:\w+\s+)?" + _FEELING + r"\s+(?:after|during|from|on|with|in|the\s+day"
-        r"\s+after|for\s+the\s+first)\b|"
+        r"|tend\s+to\s+(?:get|feel|be))\s+(?:\w+\s+)?" + _FEELING + r"\s+(?:\w+\s+)?(?:after|during|from|on|with|in"
+        r"|the\s+day\s+after|for\s+the\s+first|if|when|whenever|without|unless)\b|"
         + I_AM
         + r"(?:always|usually|often|generally)\s+(?:\w+\s+)?"
         + _FEELING
         + r"\s+(?:after"
-        r"|for|from)\b|\bi\s+" + _ADV + r"{0,2}(?:respond|react|adapt)\s+(?:\w+\s+)?(?:well|badly|poorly|quickly"
+        r"|for|from|the\s+(?:morning|day)\s+after|the\s+next\s+day|when|if)\b"
+        # "I always get a cold after a marathon"; "whenever I do more than 60k a week I get sick"
+        r"|\bi\s+"
+        + _ADV
+        + r"{0,2}(?:get|catch|pick\s+up|come\s+down\s+with)\s+(?:a\s+)?(?:cold|colds|sick|ill|run\s+down"
+        r"|injured|niggles?|flu|bugs?|chest\s+infections?)\s+(?:after|when|if|whenever|every|each|during|around)\b"
+        r"|\b(?:whenever|every\s+time|each\s+time)\s+i\b(?:\s+[\w-]+){1,8}?\s+i\s+(?:always\s+|usually\s+|just\s+)?(?:get"
+        r"|feel|end\s+up|fall|start)\b"
+        # "recovery takes me longer now"
+        r"|\b(?:my\s+)?recovery\s+(?:takes|is\s+taking|seems\s+to\s+take)\s+(?:me\s+)?(?:\w+\s+)?(?:longer|ages|forever"
+        r"|days?|weeks?|a\s+while|more\s+time)\b|\bi\s+"
+        + _ADV
+        + r"{0,2}(?:respond|react|adapt)\s+(?:\w+\s+)?(?:well|badly|poorly|quickly"
         r"|slowly|better|worse)\s+to\b|\bi\s+" + _ADV + r"{0,2}(?:struggle|suffer|wilt|melt|die)\s+(?:\w+\s+)?"
         r"(?:in|with|on)\s+(?:the\s+)?(?:heat|humidity|hills|cold|altitude|sun|hot\s+weather)\b|\b(?:heat"
         r"|humidity|hot\s+weather)\s+(?:\w+\s+)?(?:kills|destroys|wrecks|slows)\s+me\b|\bi\s+"
@@ -510,7 +604,9 @@ RULES: tuple[Rule, ...] = (
         r"|poor|wrecked|ruined|shocking)\s+(?:after|when|following|on)\b"
         r"|\bi\s+(?:always|usually|often|tend\s+to|generally)\s+(?:hit\s+the\s+wall|bonk|blow\s+up)\b"
         r"|\bi\s+hit\s+the\s+wall\b(?:\s+[\w-]+){0,6}?\s+(?:every|each|whenever)\b"
-        r"|^(?:and\s+)?i\s+(?:always\s+|usually\s+|just\s+)?(?:get|end\s+up|fall)\s+(?:ill|sick|injured|run\s+down)\b(?!\s+of\b)",
+        r"|^(?:and\s+)?i\s+(?:always\s+|usually\s+|just\s+)?(?:get|end\s+up|fall)\s+(?:ill|sick|injured|run\s+down)\b(?!\s+of\b)"
+        r"|\bi\s+" + _ADV + r"{0,2}(?:get|end\s+up|fall)\s+(?:ill|sick|injured|run\s+down)\s+(?:when|if|whenever"
+        r"|every\s+time|after)\b",
     ),
     _rule(
         "general_effect",
@@ -520,7 +616,11 @@ RULES: tuple[Rule, ...] = (
         r"|don" + _A + r"?t|doesn" + _A + r"?t|do\s+not)\s+(?:really\s+)?work\s+for\s+me\b|\bmess(?:es)?\s+up\s+my\b"
         r"|\bfalls?\s+off\s+a\s+cliff\b|\bfeels?\s+(?:much\s+|way\s+|so\s+much\s+)?(?:easier|harder|better|worse)\s+(?:when"
         r"|after|if|with)\b|\bi\s+" + _ADV + r"{0,2}adapt\s+\w+|\b(?:is|are)\s+what\s+works\s+for\s+(?:me|my\s+body)\b"
-        r"|\bworks?\s+(?:best|well)\s+for\s+my\s+body\b|\bmy\s+(?:stomach|gut)\s+(?:\w+\s+){0,2}?(?:rebel\w*|turn\w*"
+        r"|\bworks?\s+(?:best|well)\s+for\s+my\s+body\b|\bworks?\s+(?:really\s+|so\s+|very\s+)?well\s+for\s+me\b"
+        r"|\bi\s+"
+        + _ADV
+        + r"{0,2}(?:overheat|sweat|dehydrate|burn)\s+(?:\w+\s+)?(?:easily|a\s+lot|a\s+ton|loads|heavily"
+        r"|quickly|fast|buckets)\b|\bmy\s+(?:stomach|gut)\s+(?:\w+\s+){0,2}?(?:rebel\w*|turn\w*"
         r"|object\w*|revolt\w*)\b|\bi\s+" + _ADV + r"{0,2}fall\s+apart\b",
     ),
     _rule(
@@ -548,16 +648,19 @@ RULES: tuple[Rule, ...] = (
         + r"\b(?:\s+\w+){0,3}?\s+(?:always\s+|usually\s+|really\s+|absolutely\s+|just\s+)?(?:make|makes"
         r"|leave|leaves|give|gives|wipe|wipes|knock|knocks|destroy|destroys|wreck|wrecks|kill|kills|drain|drains"
         r"|smash|smashes|flatten|flattens|trash|trashes|ruin|ruins|fry|fries|crush|crushes|hit|hits|floor|floors"
-        r"|batter|batters|hammer|hammers|take\s+it\s+out\s+of"
+        r"|batter|batters|hammer|hammers|help|helps|keep|keeps|get|gets|mess\s+with|messes\s+with|mess\s+up|messes\s+up"
+        r"|disrupt|disrupts|take\s+it\s+out\s+of"
         r"|takes\s+it\s+out\s+of|do\s+wonders\s+for|does\s+wonders\s+for|(?:has|have)\s+(?:made|helped|improved|fixed"
         r"|sorted|transformed)(?:\s+\w+){0,2}?)\s+"
         + _RESPONSE_OBJECT
         + r"|\b"
         + STIMULUS
         + r"\s+(?:always\s+|usually\s+|often\s+)?feels?\s+(?:\w+\s+)?(?:awful|terrible|horrible|rough|sluggish|flat"
-        r"|heavy|laboured|labored)\b" + r"|\b(?:my\s+)?(?:heart\s+rate|hr|pulse|legs|body|pace)\s+(?:\w+\s+){0,2}?"
+        r"|heavy|laboured|labored)\b"
+        + r"|\b(?:my\s+)?(?:heart\s+rate|hr|pulse|legs|body|pace|speed|performance|running|form|energy)\s+"
+        r"(?:\w+\s+){0,2}?"
         r"(?:goes|go|shoots|spikes|climbs|drifts"
-        r"|drops|drop|falls\s+off|slows|slows\s+down"
+        r"|drops|drop|falls\s+off|slows|slows\s+down|suffers?|improves?|tanks?|crashes"
         r"|jumps|jump|rises|soars|stays"
         r"|takes?|needs?|is\s+always|are\s+always|feels?\s+(?:heavy|dead|flat|fresh|great|amazing|good|awful"
         r"|terrible|wooden|sluggish|springy|better|worse))\b(?:\s+[\w-]+){0,4}?\s+"
@@ -570,7 +673,9 @@ RULES: tuple[Rule, ...] = (
         + _A
         + r"re|\s+are)?\s+(?:always|usually|often"
         r"|generally|need|feel|get|tend|starving|ravenous|hungry|wrecked|shattered|knackered|exhausted|useless|sore|stiff"
-        r"|flat|wired|buzzing)\b|\bi\s+"
+        r"|flat|wired|buzzing|can"
+        + _A
+        + r"?t|cannot|never|struggle)\b|\bi\s+"
         + _ADV
         + r"{0,2}(?:sleep|eat)\s+(?:\w+\s+)?(?:badly|poorly|terribly|well|better"
         r"|worse|great|like\s+a\s+log)\b(?:\s+\w+){0,4}?\s+(?:after|before|following)\b|"
@@ -582,11 +687,11 @@ RULES: tuple[Rule, ...] = (
         + r"{0,2}(?:need|needs)\s+(?:at\s+least\s+)?(?:\w+\s+){0,3}?(?:days?|weeks?|nights?)\b"
         r"|\bmy\s+"
         + _BODY_SUBJECT
-        + r"\s+(?:really\s+|just\s+)?(?:hate|don"
+        + r"\s+(?:really\s+|just\s+)?(?:hates?|(?:don|doesn)"
         + _A
         + r"?t\s+like|can"
         + _A
-        + r"?t\s+(?:handle|cope\s+with|take)|cannot\s+(?:handle|cope\s+with|take)|struggle\s+with)\s+(?:the\s+)?"
+        + r"?t\s+(?:handle|cope\s+with|take)|cannot\s+(?:handle|cope\s+with|take)|struggles?\s+with)\s+(?:the\s+)?"
         r"(?:\w+\s+){0,2}?(?:" + STIMULUS + r"|pounding|impact|volume|speed|roads?|concrete)\b"
         r"|\b(?:always|usually|every\s+time)\s+after\s+(?:the\s+|a\s+|my\s+|any\s+)?"
         + STIMULUS

@@ -31,6 +31,8 @@ _COMMON_CAPITALISED = words(
     " August September October November December Coach Physio Doctor Strava Garmin"
     # a condition named after a sport: "Swimmer's shoulder", "Runner's knee"
     " Swimmer Runner Jumper Golfer Climber Tennis"
+    # contractions typed without the apostrophe: "Ive got a dodgy knee"
+    " Ive Im Id Ill Dont Cant Wont Didnt Doesnt Isnt Wasnt"
 )
 _NAME_RE = re.compile(
     # "Morton's neuroma" names a condition, not a person.

@@ -210,13 +210,20 @@ _ADJ_AFTER_BODY_RE = re.compile(
 )
 
 
+# The athlete's "I" in a short statement: "I'm vegan" is "They're vegan", not "They'm vegan".
+_SHORT_SUBJECTS = {"my": "Their", "i'm": "They're", "im": "They're"}
+
+
 def _short_statement(raw: str, content: str, type_: MemoryType) -> str:
     """At least three words: "I swim" becomes "Says they swim", "Knee sore" becomes "Reported sore knee"."""
     cleaned = _strip_filler(_clean(raw))
     if _FIRST_PERSON_START_RE.match(cleaned):
         first, *others = cleaned.split(" ", 1)
-        subject = "Their" if first.lower() == "my" else "They" + first[1:].replace("’", "'").lower()
+        said = first.replace("’", "'").lower()
+        subject = _SHORT_SUBJECTS.get(said, "They" + said[1:])
         rest = others[0] if others else ""
+        if said == "i" and rest.lower().startswith("am "):
+            rest = "are " + rest[3:]
         for pattern, replacement in _MID_REPLACEMENTS[:-2]:
             rest = pattern.sub(replacement, rest)
         statement = f"{subject} {rest}".strip()

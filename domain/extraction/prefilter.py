@@ -1,0 +1,89 @@
+"""A faster search for a rule's pattern: a look-ahead for the characters a match can start with.
+
+Python's regex engine tries a pattern at every position of the text; a pattern that opens with `\\b` or
+has an alternative anchored with `^` cannot use the engine's own first-character check, so every
+alternative is tried everywhere. `(?=[...])` in front, with the characters any match must start with,
+rejects most positions in one step. The set is read from the parsed pattern and is exact or wider, never
+narrower, so the faster pattern finds exactly what the plain one finds (tests/unit/test_extraction_prefilter.py
+compares them); a pattern whose first character cannot be bounded (`\\w`, `.`, a class negated) is used
+as it is.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from typing import Any
+
+_parser: Any = importlib.import_module("re._parser")
+_c: Any = importlib.import_module("re._constants")
+_MAX_RANGE = 128
+_CATEGORIES = {_c.CATEGORY_DIGIT: r"\d", _c.CATEGORY_SPACE: r"\s"}
+_REPEATS = tuple(getattr(_c, name) for name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT") if hasattr(_c, name))
+
+
+class _Unbounded(Exception):
+    """The first character of a match cannot be bounded."""
+
+
+def _class_chars(items: Any) -> set[str]:
+    chars: set[str] = set()
+    for op, av in items:
+        if op is _c.LITERAL:
+            chars.add(re.escape(chr(av)))
+        elif op is _c.RANGE and av[1] - av[0] <= _MAX_RANGE:
+            chars.update(re.escape(chr(i)) for i in range(av[0], av[1] + 1))
+        elif op is _c.CATEGORY and av in _CATEGORIES:
+            chars.add(_CATEGORIES[av])
+        else:  # NEGATE, \w (nearly every character), a wide range
+            raise _Unbounded
+    return chars
+
+
+def _first(items: Any) -> tuple[set[str], bool, bool]:
+    r"""What a match of the sequence `items` can start with (class members: escaped characters, \d, \s),
+    whether part of it can only match at the start of the text, and whether it can match empty."""
+    chars: set[str] = set()
+    anchored = False
+    for op, av in items:
+        if op is _c.AT and av in (_c.AT_BEGINNING, _c.AT_BEGINNING_STRING):
+            return chars, True, False  # what follows matches at position 0 only, which is always tried
+        if op in (_c.AT, _c.ASSERT, _c.ASSERT_NOT):  # zero-width: the next item starts the match
+            continue
+        if op is _c.LITERAL:
+            return chars | {re.escape(chr(av))}, anchored, False
+        if op is _c.IN:
+            return chars | _class_chars(av), anchored, False
+        if op is _c.SUBPATTERN:
+            sub, sub_anchored, empty = _first(av[-1])
+        elif op is _c.BRANCH:
+            sub, sub_anchored, empty = set(), False, False
+            for alternative in av[1]:
+                more, alt_anchored, alt_empty = _first(alternative)
+                sub |= more
+                sub_anchored = sub_anchored or alt_anchored
+                empty = empty or alt_empty
+        elif op in _REPEATS:
+            sub, sub_anchored, empty = _first(av[2])
+            empty = empty or av[0] == 0
+        else:  # ANY, NOT_LITERAL, GROUPREF, ...
+            raise _Unbounded
+        chars |= sub
+        anchored = anchored or sub_anchored
+        if not empty:
+            return chars, anchored, False
+    return chars, anchored, True
+
+
+def fast_pattern(pattern: str) -> re.Pattern[str]:
+    """`pattern` compiled without flags, for lower-cased text, behind a look-ahead for its first characters
+    (or the start of the text, for an alternative anchored there)."""
+    try:
+        parsed = _parser.parse(pattern)
+        chars, anchored, empty = _first(parsed)
+    except (_Unbounded, RecursionError):
+        return re.compile(pattern)
+    if empty or not chars or (parsed and parsed[0] == (_c.AT, _c.AT_BEGINNING)):
+        return re.compile(pattern)  # a pattern anchored as a whole is fast already
+    head = f"[{''.join(sorted(chars))}]"
+    return re.compile(f"(?:^|(?={head}))(?:{pattern})" if anchored else f"(?={head})(?:{pattern})")

@@ -1,0 +1,96 @@
+"""The look-ahead that speeds up the rules' patterns (domain/extraction/prefilter.py) never changes a match."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from domain import vocabulary
+from domain.extraction import facts, injuries, lexicon, rules
+from domain.extraction.extractor import _TRIGGER_LOW_RE, _TRIGGER_RE
+from domain.extraction.prefilter import fast_pattern
+from tests.extraction_eval import DEV_PATH
+from tests.hostile import hostile_inputs
+
+PAIRS = {
+    **{f"rule {r.name}": (r.pattern.pattern, r.lower_pattern) for r in rules.RULES if r.lower_pattern is not None},
+    "trigger": (_TRIGGER_RE.pattern, _TRIGGER_LOW_RE),
+    "run object": (rules.RUN_OBJECT_RE.pattern, facts._RUN_OBJECT_LOW_RE),
+    "symptom": (injuries._SYMPTOM_RE.pattern, injuries._SYMPTOM_LOW_RE),
+    "recovered": (injuries._RECOVERED_RE.pattern, injuries._RECOVERED_LOW_RE),
+    "hypothetical": (injuries._HYPOTHETICAL_RE.pattern, injuries._HYPOTHETICAL_LOW_RE),
+    **{
+        f"lexicon {kind}": (vocabulary.LEXICONS[kind].lower_pattern.pattern, lexicon._LEXICONS[kind].lower_pattern)
+        for kind in vocabulary.LEXICONS
+    },
+}
+
+
+def _texts() -> list[str]:
+    with DEV_PATH.open(encoding="utf-8") as f:
+        dev = [str(case["text"]) for case in yaml.safe_load(f)]
+    hostile = [h.text for h in hostile_inputs() if isinstance(h.text, str)]
+    return [t.lower() for t in dev + hostile]
+
+
+TEXTS = _texts()
+
+
+def _spans(pattern: re.Pattern[str], text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in pattern.finditer(text)]
+
+
+@pytest.mark.parametrize("name", sorted(PAIRS))
+def test_the_fast_pattern_finds_what_the_plain_one_finds(name: str) -> None:
+    plain, fast = re.compile(PAIRS[name][0]), PAIRS[name][1]
+    differ = [t[:80] for t in TEXTS if _spans(plain, t) != _spans(fast, t)]
+    assert not differ, differ[:3]
+
+
+@pytest.mark.parametrize("name", sorted(PAIRS))
+def test_a_search_within_bounds_agrees(name: str) -> None:
+    plain, fast = re.compile(PAIRS[name][0]), PAIRS[name][1]
+    for text in TEXTS[:300]:
+        for start in (0, 1, len(text) // 2):
+            a, b = plain.search(text, start), fast.search(text, start)
+            assert (a and a.span()) == (b and b.span()), (name, text[:80], start)
+
+
+def test_most_rules_get_a_look_ahead() -> None:
+    sped = [r.name for r in rules.RULES if r.lower_pattern is not None and r.lower_pattern.pattern.startswith("(?")]
+    assert len(sped) >= len(rules.RULES) // 2
+
+
+@pytest.mark.parametrize(
+    ("pattern", "bounded"),
+    [
+        (r"\b(?:knee|ankle)\b", True),
+        (r"(?:^|\bi\s+)run\b", True),  # "^" matches only where the look-ahead allows it too
+        (r"^(?:always|never)\s+run", False),  # anchored as a whole: fast already
+        (r"\w+\s+pain", False),  # almost any character can start it
+        (r"(?:knee)?", False),  # can match empty
+        (r"[^a]bc", False),
+        (r"\d+\s*km", True),
+    ],
+)
+def test_which_patterns_get_a_look_ahead(pattern: str, bounded: bool) -> None:
+    fast = fast_pattern(pattern)
+    assert (fast.pattern != pattern) is bounded
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="knee ankle i run 0123456789 \n'’-", max_size=60))
+def test_generated_text_agrees(text: str) -> None:
+    for plain_text, fast in PAIRS.values():
+        plain = re.compile(plain_text)
+        assert _spans(plain, text) == _spans(fast, text)
+
+
+def test_the_fast_lexicons_give_the_vocabularys_tags() -> None:
+    for text in TEXTS:
+        for kind, lex in vocabulary.LEXICONS.items():
+            assert lexicon._LEXICONS[kind].tags(text) == lex.tags(text), (kind, text[:80])
