@@ -28,6 +28,7 @@ class Fact:
 
 
 _RUN_OBJECT_LOW_RE = fast_pattern(RUN_OBJECT_RE.pattern)  # for the lower-cased clause: several times faster
+_FAMILY = ("context:family",)
 _FAMILY_RULES = frozenset({"family_context", "life_context"})
 
 
@@ -69,8 +70,8 @@ def rule_facts(people: People, sentence: Span, clause: Span) -> list[Fact]:
     body = people.text[clause.start : clause.end]
     if _TRANSIENT_RE.search(people.lower, clause.start, clause.end) is not None:
         return []
-    merged: dict[MemoryType, Fact] = {}
     low = people.lower[clause.start : clause.end]
+    hits: list[tuple[Rule, re.Match[str]]] = []
     for rule in RULES:
         m = (rule.lower_pattern or rule.pattern).search(low)
         if m is None:
@@ -81,6 +82,39 @@ def rule_facts(people: People, sentence: Span, clause: Span) -> list[Fact]:
             continue
         if people.about_someone_else(sentence, clause, clause.start + m.start()):
             continue
+        hits.append((rule, m))
+    kinds = {rule.tags for rule, _ in hits if rule.type is CONTEXT and rule.tags}
+    if len(kinds) > 1 and _FAMILY in kinds:  # "single mum and a nurse": two contexts, each with the words it read
+        return _context_facts(people, clause, hits) + [f for f in _merged(clause, hits, body) if f.type is not CONTEXT]
+    return _merged(clause, hits, body)
+
+
+def _context_facts(people: People, clause: Span, hits: list[tuple[Rule, re.Match[str]]]) -> list[Fact]:
+    """One context per kind of context rule in a clause, each read from its own match."""
+    found: dict[tuple[str, ...], Fact] = {}
+    for rule, m in hits:
+        if rule.type is not CONTEXT:
+            continue
+        key = rule.tags or next(iter(found), ())
+        span = Span(clause.start + m.start(), clause.start + m.end())
+        tags = _rule_tags(rule, people.text[span.start : span.end])
+        previous = found.get(key)
+        if previous is not None:
+            span = Span(min(previous.span.start, span.start), max(previous.span.end, span.end))
+            tags = list(dict.fromkeys([*previous.tags, *tags]))
+        confidence = (
+            rule.confidence
+            if previous is None
+            else max(previous.confidence, rule.confidence, key=CONFIDENCE_RANK.__getitem__)
+        )
+        found[key] = Fact(CONTEXT, span, tuple(tags), confidence)
+    return list(found.values())
+
+
+def _merged(clause: Span, hits: list[tuple[Rule, re.Match[str]]], body: str) -> list[Fact]:
+    """At most one fact per memory type in a clause, with the tags of every rule that read it."""
+    merged: dict[MemoryType, Fact] = {}
+    for rule, _ in hits:
         tags = _rule_tags(rule, body)
         previous = merged.get(rule.type)
         if previous is not None:

@@ -381,7 +381,9 @@ RULES: tuple[Rule, ...] = (
         r"\s+(?:my\s+)?(?:\w+\s+)?(?:mum|mom|mother|dad|father|parents?|kids?|children|son|daughter|grandkids|wife"
         r"|husband|partner|nan|gran)\b|\bsingle\s+(?:mum|mom|dad|parent)\b|\b(?:mum|mom|dad)\s+of\s+(?:\d+|one|two"
         r"|three|four|twins)\b|\bour\s+(?:youngest|eldest|oldest|little\s+ones?|newborn|baby|toddler|twins)\b"
-        r"|\bschool\s+(?:drop[-\s]?offs?|pick[-\s]?ups?)\b|\bsolo\s+parent\w*|\b(?:twins|kids|children|baby|toddler"
+        r"|\bschool\s+(?:drop[-\s]?offs?|pick[-\s]?ups?)\b|\bwith\s+(?:\d|two|three|four|five|six|a|an)\s+(?:young\s+"
+        r"|little\s+|small\s+|\d+[-\s](?:week|month|year)[-\s]old\s+)?(?:kids|children|boys|girls|sons|daughters|toddlers?"
+        r"|newborn|baby|twins)\b|\bsolo\s+parent\w*|\b(?:twins|kids|children|baby|toddler"
         r"|little\s+ones?)\s+(?:start|starts|started|go|goes|are\s+starting|is\s+starting)\s+(?:at\s+)?(?:nursery"
         r"|school|preschool|reception|childcare)\b|^(?:and\s+)?(?:\d+|two|three|four|five|six)\s+(?:young\s+"
         r"|little\s+|small\s+)?(?:kids|children|boys|girls|sons|daughters)(?:\s+(?:under\s+\w+|at\s+home))?$",
