@@ -27,7 +27,7 @@ RUN_OBJECT_RE = re.compile(
     r"|miles|kms?|k|zone\s*2|\d+\s*[ap]m|alarms?|starts?|heart\s+rate|strava|watch|gps|coffee|breakfast|fasted|crowds|people|friends?|dog"
     r"|vert|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?"
     r"|ergs?|erg\s+pieces|rowing|climb\w*|boulder\w*|rock|crags?|indoors|outdoors|open\s+water|rides?|riding|turbo"
-    r"|zwift|lifting|weights|yoga|pilates|spin|squats|deadlifts|matches|games|lengths|laps)\b",
+    r"|zwift|lifting|weights|yoga|pilates|spin|squats|deadlifts|matches|games|lengths|laps|doubles|bricks?)\b",
     re.IGNORECASE,
 )
 _OCCUPATIONS = (
@@ -143,7 +143,10 @@ RULES: tuple[Rule, ...] = (
         MEDIUM,
         r"(?:" + I_AM + r"|\b(?:(?:he|she)(?:" + _A + r"s|\s+is)|they(?:" + _A + r"re|\s+are))\s+)"
         r"(?:\w+\s+){0,2}?(?:an?|more\s+of\s+an?)\s+(?:morning|evening|night|early|lunchtime)\s+"
-        r"(?:person|runner|bird|riser|trainer|swimmer|rider|cyclist|type|girl|guy)\b|\b(?:early\s+bird|night\s+owl)\b",
+        r"(?:person|runner|bird|riser|trainer|swimmer|rider|cyclist|type|girl|guy)\b|\b(?:early\s+bird|night\s+owl)\b"
+        # without "I am": "Not a morning person!!"
+        r"|(?:^|\bnot\s+)(?:really\s+|much\s+of\s+)?(?:an?\s+|more\s+of\s+an?\s+)?(?:morning|evening|night|early|lunchtime)\s+"
+        r"(?:person|runner|bird|riser|trainer|type)\b",
     ),
     _rule(
         "time_habit",
@@ -270,8 +273,9 @@ RULES: tuple[Rule, ...] = (
         "time_slot",
         PREFERENCE,
         MEDIUM,
-        r"\b" + _TIME + r"(?:\s+\w+){0,3}?\s+(?:(?:is|are)\s+(?:really\s+|honestly\s+)?(?:the\s+only|my\s+only|when\s+i"
-        r"|my\s+(?:best|usual|preferred|favou?rite|sweet)|the\s+best|the\s+sweet\s+spot|(?:the\s+)?ideal|non[-\s]negotiable|sacred|perfect|my\s+time)"
+        r"\b" + _TIME + r"(?:\s+\w+){0,3}?\s+(?:(?:is|are)\s+(?:really\s+|honestly\s+|pretty\s+much\s+|basically\s+)?"
+        r"(?:the\s+only|my\s+only|when\s+i|my\s+(?:best|usual|preferred|favou?rite|sweet)|the\s+best|the\s+sweet\s+spot"
+        r"|(?:the\s+)?ideal|non[-\s]negotiable|sacred|perfect|my\s+time)"
         r"|suits?\s+me|work(?:s)?\s+(?:best|better|well)\s+for\s+me|feel(?:s)?\s+(?:best|better|right))\b"
         r"|\b(?:only|best|usual)\s+(?:slot|window|time|chance)\s+(?:i|that|for\s+me)\b(?=(?:\s+\w+){0,4}?\s+"
         + _TIME
@@ -510,7 +514,9 @@ RULES: tuple[Rule, ...] = (
         + r"?t|do\s+not|never)\s+drink\b|"
         + I_AM
         + r"(?:a\s+)?(?:tee[-\s]?total|teetotal|sober)\b"
-        r"|\bi\s+" + _ADV + r"{0,2}volunteer\b"
+        r"|\bi\s+" + _ADV + r"{0,2}volunteer\b|" + I_AM + r"(?:a\s+)?(?:really\s+|very\s+)?(?:terrible|bad|poor|light"
+        r"|good|great|heavy|restless)\s+sleeper\b|\bi\s+(?:only\s+|usually\s+|normally\s+)?(?:sleep|get)\s+(?:about\s+"
+        r"|around\s+|maybe\s+)?\d+(?:\s*[-–]\s*\d+)?\s+(?:hours?|hrs?|h)\b"
         r"|\b(?:the\s+)?altitude\s+(?:is|here|has|makes|kills|means|takes)\b|\badjusting\s+to\s+(?:the\s+)?altitude\b"
         r"|\bstudying\s+for\b|" + I_AM + r"studying\b|\bmy\s+(?:\w+\s+)?(?:exams|finals|dissertation|thesis)\b"
         r"|\b(?:have|got)\s+(?:my\s+)?(?:\w+\s+)?(?:exams|finals)\b",
@@ -608,7 +614,8 @@ RULES: tuple[Rule, ...] = (
         r"|\bi\s+hit\s+the\s+wall\b(?:\s+[\w-]+){0,6}?\s+(?:every|each|whenever)\b"
         r"|^(?:and\s+)?i\s+(?:always\s+|usually\s+|just\s+)?(?:get|end\s+up|fall)\s+(?:ill|sick|injured|run\s+down)\b(?!\s+of\b)"
         r"|\bi\s+" + _ADV + r"{0,2}(?:get|end\s+up|fall)\s+(?:ill|sick|injured|run\s+down)\s+(?:when|if|whenever"
-        r"|every\s+time|after)\b",
+        r"|every\s+time|after)\b|\bi\s+" + _ADV + r"{0,2}(?:thrive|excel|shine)\s+(?:on|in|with|at|when)\b"
+        r"|\bwhere\s+i\s+(?:thrive|excel|shine)\b",
     ),
     _rule(
         "general_effect",
@@ -624,6 +631,17 @@ RULES: tuple[Rule, ...] = (
         + r"{0,2}(?:overheat|sweat|dehydrate|burn)\s+(?:\w+\s+)?(?:easily|a\s+lot|a\s+ton|loads|heavily"
         r"|quickly|fast|buckets)\b|\bmy\s+(?:stomach|gut)\s+(?:\w+\s+){0,2}?(?:rebel\w*|turn\w*"
         r"|object\w*|revolt\w*)\b|\bi\s+" + _ADV + r"{0,2}fall\s+apart\b",
+    ),
+    _rule(
+        # what the athlete has noticed about their own training: "I've found that a proper breakfast makes my
+        # morning runs much better"
+        "noticed_effect",
+        RESPONSE,
+        MEDIUM,
+        r"\bi(?:" + _A + r"ve|\s+have)?\s+(?:found|noticed|learned|learnt|realised|realized|discovered)\s+(?:that\s+)?"
+        r"(?:[\w-]+\s+){0,8}?(?:makes?|helps?|better|worse|faster|slower|easier|harder|stronger|fresher|more|less"
+        r"|when|if|after|whenever)\b",
+        needs_run_object=True,
     ),
     _rule(
         "habitual_reaction",
