@@ -83,7 +83,11 @@ def insert_memory(
     action: AuditAction = AuditAction.CREATE,
     reason: str | None = None,
 ) -> Memory:
-    _insert_row(session, memory)
+    if inspect(memory).transient:
+        _insert_row(session, memory)
+    else:  # already added to a session by the caller: the flush writes it, with what else is pending
+        session.add(memory)
+        session.flush()
     memory_tags.sync(session, memory, None, memory_tags.tag_state(memory))
     audit.record(
         session,
@@ -130,6 +134,8 @@ def _insert_row(session: Session, memory: Memory) -> None:
             set_committed_value(memory, key, _default(key))
     set_committed_value(memory, "version", 1)
     values = {key: state[key] for key in _COLUMNS}
+    if state.get("id") is not None:  # an id given by the caller is written, as the flush wrote it
+        values["id"] = state["id"]
     inserted = session.connection().execute(_INSERT, values).inserted_primary_key
     assert inserted is not None
     set_committed_value(memory, "id", inserted[0])

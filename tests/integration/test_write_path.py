@@ -11,11 +11,12 @@ from domain import memories
 from domain.actors import SYSTEM
 from domain.audit import verify_chain
 from domain.audit_deep import compare_memories
-from domain.enums import AuditAction, MemoryStatus, MemoryType
+from domain.enums import AuditAction, MemoryConfidence, MemorySource, MemoryStatus, MemoryType
 from domain.errors import EditConflict
-from domain.memory_writes import change_memory, load_memory, set_hidden_from_coach
+from domain.memory_writes import change_memory, insert_memory, load_memory, set_hidden_from_coach
 from domain.models import AuditEvent, AuditHead, Memory, MemoryTag, User
 from domain.schemas import MemoryCreate, MemoryEdit
+from domain.types import utcnow
 from domain.visibility import with_inactive
 from persistence.engine import make_engine
 from persistence.uow import unit_of_work
@@ -160,3 +161,40 @@ def _second_engine(engine: Engine) -> Engine:
     with engine.connect() as connection:
         schema = connection.execute(text("SELECT current_schema()")).scalar_one()
     return make_engine(url, connect_args={"options": f"-csearch_path={schema}"})
+
+
+def _memory(owner: User, content: str, **fields: object) -> Memory:
+    now = utcnow()
+    values: dict[str, object] = {
+        "athlete_id": owner.id,
+        "type": MemoryType.PREFERENCE,
+        "content": content,
+        "source": MemorySource.MANUAL,
+        "confidence": MemoryConfidence.HIGH,
+        "created_at": now,
+        "updated_at": now,
+        **fields,
+    }
+    return Memory(**values)
+
+
+def test_an_id_given_by_the_caller_is_the_rows(engine: Engine, athlete: User) -> None:
+    with unit_of_work(engine) as session:
+        memory = insert_memory(session, SYSTEM, _memory(athlete, "Swims on Sundays", id=4242))
+    assert memory.id == 4242
+    with unit_of_work(engine, read_only=True) as session:
+        assert session.get_one(Memory, 4242).content == "Swims on Sundays"
+    _chain_and_rows_agree(engine)
+
+
+def test_a_memory_already_in_the_session_is_written_by_the_flush(engine: Engine, athlete: User) -> None:
+    with unit_of_work(engine) as session:
+        memory = _memory(athlete, "Cycles to work", tags=["activity:cycling"])
+        session.add(memory)
+        insert_memory(session, SYSTEM, memory)
+        assert memory.id is not None and memory.version == 1
+    with unit_of_work(engine, read_only=True) as session:
+        assert session.scalars(select(MemoryTag.tag).where(MemoryTag.memory_id == memory.id)).all() == [
+            "activity:cycling"
+        ]
+    _chain_and_rows_agree(engine)

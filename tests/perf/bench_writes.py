@@ -150,16 +150,22 @@ def measure(setup: Setup, raw: list[Raw], rounds: int, per_round: int) -> dict[s
     """Rounds of raw, add, edit, delete, confirm; medians of the rates and of the ratios to raw."""
     threads = len(setup.athletes)
     rates: dict[str, list[float]] = {kind: [] for kind in ("raw", *KINDS)}
+    cpu: dict[str, list[float]] = {kind: [] for kind in ("raw", *KINDS)}  # this process's CPU ms per op
     statements = dict.fromkeys(KINDS, 0.0)
     for r in range(rounds):
         first = r * per_round
+        started = time.process_time()
         rates["raw"].append(rate(raw, first, per_round))
+        cpu["raw"].append((time.process_time() - started) * 1000 / (per_round * len(raw)))
         count_outcomes(setup, first, per_round)
         for kind in KINDS:
-            before = setup.statements[0]
+            before, started = setup.statements[0], time.process_time()
             rates[kind].append(rate([operation(setup, kind, who) for who in range(threads)], first, per_round))
+            cpu[kind].append((time.process_time() - started) * 1000 / (per_round * threads))
             statements[kind] = (setup.statements[0] - before) / (per_round * threads)
     result = {kind: statistics.median(values) for kind, values in rates.items()}
+    for kind in ("raw", *KINDS):
+        result[f"{kind}_cpu_ms"] = statistics.median(cpu[kind])
     for kind in KINDS:
         result[f"{kind}_ratio"] = statistics.median(w / r for w, r in zip(rates[kind], rates["raw"], strict=True))
         result[f"{kind}_statements"] = statements[kind]
@@ -297,6 +303,11 @@ def _print(
     print(
         "%raw: the median over rounds of (rate / the raw INSERT+COMMIT rate of the same round); sql: statements per op"
     )
+    print("\nCPU of this process per op, ms (median over rounds; PostgreSQL's server CPU and disk waits not included):")
+    print(f"{'store':<24} {'memories':>9} {'raw':>7}" + "".join(f" {kind:>8}" for kind in KINDS))
+    for store, stored, result, _ in rows:
+        cpu = "".join(f" {result[kind + '_cpu_ms']:>8.3f}" for kind in KINDS)
+        print(f"{store:<24} {stored:>9,} {result['raw_cpu_ms']:>7.3f}{cpu}")
     print(f"\nlist_pending, the first page (50) of {PENDING} pending proposals:")
     for store, stored, ms, statements in pending:
         print(f"  {store:<12} {stored:>7,} memories: {ms:7.1f} ms median, {statements} statements")
