@@ -86,7 +86,7 @@ INTENSITY_TOPICS: dict[str, str] = {
     "threshold": r"thresholds?|lactate",
     "track": r"track(?:\s+sessions?|\s+workouts?)?",
     "fartlek": r"fartleks?",
-    "race": r"races?|racing|parkruns?",
+    "race": r"races?|racing|parkruns?|(?:half\s+)?marathons?|ultras?|ultra[-\s]?marathons?",
     "treadmill": r"treadmills?|dreadmill",
     "trail": r"trails?|fell\s+runs?|off[-\s]road",
 }

@@ -156,6 +156,9 @@ _KINDS_SAID = {
     RESPONSE: ("body", "time", "intensity", "context"),
     MemoryType.PREFERENCE: ("body", "time", "intensity", "context"),
 }
+# "family" comes only from a family rule; "goal" is a context of its own ("training for a marathon"), while a
+# marathon in a preference or a response is a race (intensity:race).
+_NOT_SAID = frozenset({"context:family", "context:goal"})
 _WORK_AS_TIME_RE = re.compile(r"\b(?:before|after)\s+work\b", re.IGNORECASE)
 
 
@@ -164,7 +167,7 @@ def _tags_said(type_: MemoryType, text: str, span: Span) -> list[str]:
     if kinds is None:
         return []
     said = _WORK_AS_TIME_RE.sub(lambda m: " " * len(m.group()), text[span.start : span.end])
-    return [t for t in tags_in(said, kinds) if t != "context:family"]
+    return [t for t in tags_in(said, kinds) if t not in _NOT_SAID]
 
 
 # A clause that opens with "I", or with a verb of liking whose subject is the athlete ("Love swimming, hate

@@ -65,6 +65,14 @@ def _rule_tags(rule: Rule, evidence: str) -> list[str]:
     return list(dict.fromkeys(tags))
 
 
+def _search(rule: Rule, low: str) -> re.Match[str] | None:
+    """The first match of `rule` in `low`, a lower-cased clause: its anchored alternatives apart (prefilter)."""
+    m = (rule.lower_pattern or rule.pattern).search(low)
+    if rule.start_pattern is not None and (m is None or m.start() > 0):
+        return rule.start_pattern.match(low) or m
+    return m
+
+
 def rule_facts(people: People, sentence: Span, clause: Span) -> list[Fact]:
     """Facts of one clause; a clause about a single day ("this morning", "yesterday") states no lasting fact."""
     body = people.text[clause.start : clause.end]
@@ -73,7 +81,7 @@ def rule_facts(people: People, sentence: Span, clause: Span) -> list[Fact]:
     low = people.lower[clause.start : clause.end]
     hits: list[tuple[Rule, re.Match[str]]] = []
     for rule in RULES:
-        m = (rule.lower_pattern or rule.pattern).search(low)
+        m = _search(rule, low)
         if m is None:
             continue
         said = m.group()

@@ -87,3 +87,78 @@ def fast_pattern(pattern: str) -> re.Pattern[str]:
         return re.compile(pattern)  # a pattern anchored as a whole is fast already
     head = f"[{''.join(sorted(chars))}]"
     return re.compile(f"(?:^|(?={head}))(?:{pattern})" if anchored else f"(?={head})(?:{pattern})")
+
+
+def top_alternatives(pattern: str) -> list[str]:
+    """The alternatives of `pattern` at its top level: "a|(b|c)|d" gives "a", "(b|c)", "d"."""
+    found: list[str] = []
+    depth, start, i, in_class = 0, 0, 0, False
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+            if pattern[i + 1 : i + 2] == "]" or pattern[i + 1 : i + 3] == "^]":  # "[]...]" or "[^]...]"
+                i += 2 if pattern[i + 1] == "]" else 3
+                continue
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            found.append(pattern[start:i])
+            start = i + 1
+        i += 1
+    found.append(pattern[start:])
+    return found
+
+
+def split_anchored(pattern: str) -> tuple[re.Pattern[str], re.Pattern[str] | None]:
+    """`pattern` as a fast search (`fast_pattern`) for its alternatives that may match anywhere, and a plain
+    pattern for those anchored at the start ("^..."), to be tried with .match. A "^" among the alternatives of
+    one pattern makes every search of it several times slower."""
+    alternatives = [expanded for a in top_alternatives(pattern) for expanded in _opening_group_spread(a)]
+    anchored = [a for a in alternatives if a.startswith("^")]
+    anywhere = [a for a in alternatives if not a.startswith("^")]
+    if not anchored or not anywhere:
+        return fast_pattern(pattern), None
+    return fast_pattern("|".join(anywhere)), re.compile("|".join(anchored))
+
+
+def _opening_group_spread(alternative: str) -> list[str]:
+    r"""An alternative that opens with a group where "^" is one choice, spread into one alternative per choice
+    ("(?:\bi\s+|^)work" into "\bi\s+work" and "^work"), so that the anchored one can be tried apart."""
+    if not alternative.startswith("(?:"):
+        return [alternative]
+    end = _group_end(alternative)
+    rest = alternative[end + 1 :]
+    choices = top_alternatives(alternative[3:end])
+    if not any(c.startswith("^") for c in choices) or rest[:1] in ("?", "*", "+", "{"):
+        return [alternative]  # no "^" among the choices, or the group is optional or repeated
+    return [choice + rest for choice in choices]
+
+
+def _group_end(pattern: str) -> int:
+    """The index of the ")" closing the group that `pattern` opens with."""
+    depth, i, in_class = 0, 0, False
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    raise ValueError(f"unbalanced group in {pattern!r}")

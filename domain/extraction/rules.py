@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from domain.enums import MemoryConfidence, MemoryType
 from domain.extraction.lexicon import ANY_TIME as _TIME
 from domain.extraction.lexicon import APOSTROPHE as _A
-from domain.extraction.prefilter import fast_pattern
+from domain.extraction.prefilter import split_anchored
 
 HIGH, MEDIUM, LOW = MemoryConfidence.HIGH, MemoryConfidence.MEDIUM, MemoryConfidence.LOW
 PREFERENCE, CONTEXT, RESPONSE = MemoryType.PREFERENCE, MemoryType.CONTEXT, MemoryType.TRAINING_RESPONSE
@@ -70,7 +70,10 @@ STIMULUS = (
     r"|crossfit|swims?|rides?|heavy\s+(?:squats|deadlifts|lifting|weights|legs)|squats|deadlifts|lifting|weights"
     r"|cross[-\s]?training|swimming|cycling|tapers?|tapering|rest\s+days?|days?\s+off|(?:speed|hill|threshold|tempo"
     r"|track|strength|core|drill)\s+work|low[-\s]carb|carbs|carb[-\s]loading|beetroot(?:\s+juice)?|naps?|stretching"
-    r"|foam\s+rolling|massages?|ice\s+baths?|sauna|late\s+sessions?|volume)"
+    r"|foam\s+rolling|massages?|ice\s+baths?|sauna|late\s+sessions?|volume|pieces|efforts|repeats"
+    # training at a time or in a condition: "training in the morning", "running on an empty stomach"
+    r"|(?:training|running|riding|swimming|racing)\s+(?:in\s+the\s+|at\s+|on\s+an?\s+)?(?:mornings?|evenings?|heat|cold"
+    r"|rain|dark|night|lunchtime|empty\s+stomach|fasted))"
 )
 _SUBJECT = r"\b(?:i|he|she|they)\s+"
 _THEY_ARE = r"\b(?:(?:he|she)(?:" + _A + r"s|\s+is)|they(?:" + _A + r"re|\s+are))\s+"
@@ -104,6 +107,7 @@ class Rule:
     needs_run_object: bool = False
     tags: tuple[str, ...] = ()
     lower_pattern: re.Pattern[str] | None = None  # the same pattern for lower-cased text, without IGNORECASE
+    start_pattern: re.Pattern[str] | None = None  # its alternatives anchored at the start, apart (prefilter)
 
 
 def _rule(
@@ -116,7 +120,8 @@ def _rule(
     tags: tuple[str, ...] = (),
 ) -> Rule:
     compiled = re.compile(pattern, re.IGNORECASE)
-    return Rule(name, type_, confidence, compiled, needs_run_object, tags, fast_pattern(pattern))
+    anywhere, start = split_anchored(pattern)
+    return Rule(name, type_, confidence, compiled, needs_run_object, tags, anywhere, start)
 
 
 RULES: tuple[Rule, ...] = (
@@ -615,7 +620,19 @@ RULES: tuple[Rule, ...] = (
         r"|^(?:and\s+)?i\s+(?:always\s+|usually\s+|just\s+)?(?:get|end\s+up|fall)\s+(?:ill|sick|injured|run\s+down)\b(?!\s+of\b)"
         r"|\bi\s+" + _ADV + r"{0,2}(?:get|end\s+up|fall)\s+(?:ill|sick|injured|run\s+down)\s+(?:when|if|whenever"
         r"|every\s+time|after)\b|\bi\s+" + _ADV + r"{0,2}(?:thrive|excel|shine)\s+(?:on|in|with|at|when)\b"
-        r"|\bwhere\s+i\s+(?:thrive|excel|shine)\b",
+        r"|\bwhere\s+i\s+(?:thrive|excel|shine)\b"
+        # "I can handle a lot of volume", "I'm sore for days after any downhill race", "my form falls apart after"
+        r"|\bi\s+(?:can|can"
+        + _A
+        + r"?t|cannot)\s+(?:really\s+)?(?:handle|tolerate|absorb|cope\s+with)\s+(?:a\s+lot\s+of\s+"
+        r"|lots\s+of\s+|plenty\s+of\s+|much\s+|high\s+|big\s+)?(?:volume|mileage|intensity|load|miles|kms|"
+        + STIMULUS
+        + r")\b"
+        r"|" + I_AM + r"(?:\w+\s+)?" + _FEELING + r"\s+for\s+(?:days|ages|a\s+while|(?:\w+\s+)?days)\s+after\b"
+        r"|\bmy\s+(?:form|legs|pace|body|technique|stroke|running)\s+(?:\w+\s+)?(?:falls?\s+apart|breaks?\s+down"
+        r"|deteriorates|falls?\s+off)\b"
+        r"|\blegs\s+(?:are\s+|feel\s+|stay\s+)?(?:always\s+)?(?:heavy|dead|sore|stiff|tired|trashed|wrecked|cooked|shot"
+        r"|jelly)\s+for\s+(?:\d+\s+|two\s+|three\s+|a\s+few\s+|several\s+)?(?:days?|ages|hours|a\s+while)\b",
     ),
     _rule(
         "general_effect",
@@ -669,7 +686,8 @@ RULES: tuple[Rule, ...] = (
         r"|leave|leaves|give|gives|wipe|wipes|knock|knocks|destroy|destroys|wreck|wrecks|kill|kills|drain|drains"
         r"|smash|smashes|flatten|flattens|trash|trashes|ruin|ruins|fry|fries|crush|crushes|hit|hits|floor|floors"
         r"|batter|batters|hammer|hammers|help|helps|keep|keeps|get|gets|mess\s+with|messes\s+with|mess\s+up|messes\s+up"
-        r"|disrupt|disrupts|take\s+it\s+out\s+of"
+        r"|disrupt|disrupts|loosen\s+up|loosens\s+up|free\s+up|frees\s+up|relax|relaxes|settle|settles|sort\s+out"
+        r"|sorts\s+out|take\s+it\s+out\s+of"
         r"|takes\s+it\s+out\s+of|do\s+wonders\s+for|does\s+wonders\s+for|(?:has|have)\s+(?:made|helped|improved|fixed"
         r"|sorted|transformed)(?:\s+\w+){0,2}?)\s+"
         + _RESPONSE_OBJECT
@@ -711,7 +729,8 @@ RULES: tuple[Rule, ...] = (
         + _A
         + r"?t\s+like|can"
         + _A
-        + r"?t\s+(?:handle|cope\s+with|take)|cannot\s+(?:handle|cope\s+with|take)|struggles?\s+with)\s+(?:the\s+)?"
+        + r"?t\s+(?:handle|cope\s+with|take|cope\s+well\s+with)|cannot\s+(?:handle|cope\s+with|take)|struggles?\s+with"
+        r"|(?:don|doesn)" + _A + r"?t\s+cope\s+(?:well\s+)?with|copes?\s+(?:badly|poorly)\s+with)\s+(?:the\s+)?"
         r"(?:\w+\s+){0,2}?(?:" + STIMULUS + r"|pounding|impact|volume|speed|roads?|concrete)\b"
         r"|\b(?:always|usually|every\s+time)\s+after\s+(?:the\s+|a\s+|my\s+|any\s+)?"
         + STIMULUS

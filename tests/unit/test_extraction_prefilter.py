@@ -12,12 +12,11 @@ from hypothesis import strategies as st
 from domain import vocabulary
 from domain.extraction import facts, injuries, lexicon, rules
 from domain.extraction.extractor import _TRIGGER_LOW_RE, _TRIGGER_RE
-from domain.extraction.prefilter import fast_pattern
+from domain.extraction.prefilter import fast_pattern, split_anchored
 from tests.extraction_eval import DEV_PATH
 from tests.hostile import hostile_inputs
 
 PAIRS = {
-    **{f"rule {r.name}": (r.pattern.pattern, r.lower_pattern) for r in rules.RULES if r.lower_pattern is not None},
     "trigger": (_TRIGGER_RE.pattern, _TRIGGER_LOW_RE),
     "run object": (rules.RUN_OBJECT_RE.pattern, facts._RUN_OBJECT_LOW_RE),
     "symptom": (injuries._SYMPTOM_RE.pattern, injuries._SYMPTOM_LOW_RE),
@@ -60,6 +59,25 @@ def test_a_search_within_bounds_agrees(name: str) -> None:
             assert (a and a.span()) == (b and b.span()), (name, text[:80], start)
 
 
+@pytest.mark.parametrize("rule", rules.RULES, ids=lambda r: r.name)
+def test_a_rule_finds_where_its_plain_pattern_finds(rule: rules.Rule) -> None:
+    """A rule's alternatives anchored at the start are tried apart (split_anchored); it matches where the whole
+    pattern matches, from the same position."""
+    plain = re.compile(rule.pattern.pattern)
+    for text in TEXTS:
+        a, b = plain.search(text), facts._search(rule, text)
+        assert (a is None) == (b is None), (rule.name, text[:80])
+        assert a is None or b is None or a.start() == b.start(), (rule.name, text[:80])
+
+
+def test_an_opening_group_with_a_caret_is_spread() -> None:
+    anywhere, start = split_anchored(r"\bx\b|(?:\bi\s+|^)work\b|^bare\b")
+    assert start is not None
+    assert start.pattern == r"^work\b|^bare\b"
+    assert anywhere.search("so i work here") and not anywhere.search("work here")
+    assert start.match("work here") and start.match("bare")
+
+
 def test_most_rules_get_a_look_ahead() -> None:
     sped = [r.name for r in rules.RULES if r.lower_pattern is not None and r.lower_pattern.pattern.startswith("(?")]
     assert len(sped) >= len(rules.RULES) // 2
@@ -83,11 +101,14 @@ def test_which_patterns_get_a_look_ahead(pattern: str, bounded: bool) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet="knee ankle i run 0123456789 \n'’-", max_size=60))
+@given(st.text(alphabet="knee ankle i run work 0123456789 \n'’-", max_size=60))
 def test_generated_text_agrees(text: str) -> None:
     for plain_text, fast in PAIRS.values():
         plain = re.compile(plain_text)
         assert _spans(plain, text) == _spans(fast, text)
+    for rule in rules.RULES:
+        a, b = re.compile(rule.pattern.pattern).search(text), facts._search(rule, text)
+        assert (a and a.start()) == (b and b.start())
 
 
 def test_the_fast_lexicons_give_the_vocabularys_tags() -> None:
