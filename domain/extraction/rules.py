@@ -27,14 +27,15 @@ RUN_OBJECT_RE = re.compile(
     r"|miles|kms?|k|zone\s*2|\d+\s*[ap]m|alarms?|starts?|heart\s+rate|strava|watch|gps|coffee|breakfast|fasted|crowds|people|friends?|dog"
     r"|vert|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?"
     r"|ergs?|erg\s+pieces|rowing|climb\w*|boulder\w*|rock|crags?|indoors|outdoors|open\s+water|rides?|riding|turbo"
-    r"|zwift|lifting|weights|yoga|pilates|spin|squats|deadlifts|matches|games|lengths|laps|doubles|bricks?)\b",
+    r"|zwift|lifting|weights|yoga|pilates|spin|squats|deadlifts|matches|games|lengths|laps|doubles|bricks?"
+    r"|(?:after|before)\s+work|afternoons?)\b",
     re.IGNORECASE,
 )
 _OCCUPATIONS = (
     r"nurse|teacher|doctor|gp|surgeon|physio(?:therapist)?|paramedic|firefighter|fireman|police\s*(?:man|woman|officer)?"
     r"|officer|engineer|developer|programmer|designer|architect|lawyer|solicitor|barrister|accountant|chef|cook"
     r"|waiter|waitress|barista|farmer|builder|carpenter|electrician|plumber|mechanic|driver|pilot|soldier|student"
-    r"|consultant|manager|cleaner|carer|caregiver|pharmacist|dentist|vet|scientist|researcher|journalist|writer"
+    r"|consultant|manager|cleaner|caregiver|pharmacist|dentist|vet|scientist|researcher|journalist|writer"
     r"|lecturer|professor|midwife|postman|postwoman|courier|cashier|receptionist|analyst|banker|trader|musician"
     r"|artist|photographer|hairdresser|personal\s+trainer|social\s+worker|surveyor|labourer|civil\s+servant"
     r"|postie|security\s+guard|postdoc|phd\s+student|grad\s+student|paralegal|shop\s+assistant|hgv\s+driver|lorry\s+driver|bus\s+driver"
@@ -42,7 +43,7 @@ _OCCUPATIONS = (
     r"|miner|welder|joiner|roofer|plasterer|bricklayer|painter|decorator|gardener|landscaper|labourer|laborer"
     r"|radiographer|optician|therapist|psychologist|counsell?or|instructor|lifeguard|porter|nanny|childminder"
     r"|baker|butcher|bartender|server|salesman|saleswoman|sales\s+rep|estate\s+agent|editor|translator|resident"
-    r"|registrar|junior\s+doctor|fisherman|sailor|seafarer|offshore\s+worker|rig\s+worker|carer|technician"
+    r"|registrar|junior\s+doctor|fisherman|sailor|seafarer|offshore\s+worker|rig\s+worker|technician"
     r"|fifo\s+worker|machinist|operator|dispatcher|call\s+handler|firefighter|police\s+officer|prison\s+officer|guard"
 )
 _SPORTS = (
@@ -88,7 +89,7 @@ _BODY_SUBJECT = (
 _RESPONSE_OBJECT = r"(?:me|them|him|her|my|their|his|the\s+athlete)\b"
 _FEELING = (
     r"(?:tired|sore|wrecked|flat|sluggish|dizzy|nauseous|sick|drained|exhausted|shattered|knackered|dead|strong|great"
-    r"|better|faster|hungry|stiff|out|stronger|weaker|fresher|worse|fitter|rubbish|awful|terrible|crap|rough|heavy|lethargic|groggy|slow|ropey|ropy)"
+    r"|better|faster|hungry|stiff|out|stronger|weaker|fresher|worse|fitter|wiped|cooked|fried|spent|useless|broken|rubbish|awful|terrible|crap|rough|heavy|lethargic|groggy|slow|ropey|ropy)"
 )
 
 _REACTION = (
@@ -137,7 +138,8 @@ RULES: tuple[Rule, ...] = (
         PREFERENCE,
         MEDIUM,
         r"\b" + _TIME + r"(?:\s+\w+){0,3}?\s+(?:works?\s+(?:best|better)|(?:is|are)\s+(?:always\s+|just\s+|definitely"
-        r"\s+|much\s+)?(?:best|better|ideal|my\s+favou?rite)|suits?\s+me)\b"
+        r"\s+|much\s+)?(?:best|better|ideal|my\s+favou?rite)|suits?\s+me|(?:is|are)\s+(?:always\s+|just\s+|really\s+)?"
+        r"(?:rough|hard|tough|a\s+struggle|a\s+nightmare|impossible|the\s+worst|awful|horrible|torture)\s+for\s+me)\b"
         # "I'm at my best in the afternoon"
         r"|" + I_AM + r"(?:at\s+my\s+best|strongest|fastest|freshest|sharpest|happiest)\s+(?:in\s+the\s+|at\s+|on\s+"
         r"|during\s+)?" + _TIME + r"\b",
@@ -157,7 +159,11 @@ RULES: tuple[Rule, ...] = (
         "time_habit",
         PREFERENCE,
         MEDIUM,
-        r"\bi\s+(?:" + _ADV + r"{1,3}(?:run|train|go\s+out|head\s+out|get\s+out|do\s+my\s+runs?)"
+        r"\bi\s+(?:(?:run|train)(?=\s+(?:in\s+the\s+|at\s+|on\s+|during\s+)?"
+        + _TIME
+        + r"\b)|"
+        + _ADV
+        + r"{1,3}(?:run|train|go\s+out|head\s+out|get\s+out|do\s+my\s+runs?)"
         r"|(?:run|train|race"
         r"|feel|do)\s+(?:much\s+|way\s+|far\s+)?(?:best|better))\b(?:\s+\w+){0,4}?\s+(?:in\s+the\s+|at\s+|on\s+my\s+|during\s+)?"
         + _TIME
@@ -260,7 +266,7 @@ RULES: tuple[Rule, ...] = (
         r"^(?:(?:always|never|only)\s+(?:run|train)(?=\s+(?:alone|solo|with|on\s+my\s+own|in\s+the|at)\b)"
         r"|(?:big|huge|massive)\s+fan\s+of|not\s+a\s+(?:big\s+)?fan\s+of|(?:(?:really|much|honestly|genuinely)\s+)?"
         r"(?:would\s+|" + _A + r"d\s+)?(?:much\s+)?rather\s+(?:do|run|go|have|be|take|train|race|stick)"
-        r"|(?:absolutely\s+|really\s+|much\s+|honestly\s+|tbh\s+|genuinely\s+)?(?:love"
+        r"|(?:absolutely\s+|really\s+|much\s+|honestly\s+|tbh\s+|genuinely\s+|way\s+|far\s+|definitely\s+|defo\s+)?(?:love"
         r"|hate|loathe|adore|prefer|enjoy|enjoying|loving|dread|can"
         + _A
         + r"?t\s+stand))\s+(?!it\b|this\b|that\b|you\b)",
@@ -301,7 +307,9 @@ RULES: tuple[Rule, ...] = (
         "third_person_preference",
         PREFERENCE,
         MEDIUM,
-        r"\b(?:he|she|they)\s+" + _ADV + r"{0,2}(?:prefers?|likes?|loves?|enjoys?|hates?|dislikes?|loathes?|dreads?"
+        r"\b(?:he|she|they|athlete)\s+"
+        + _ADV
+        + r"{0,2}(?:prefers?|likes?|loves?|enjoys?|hates?|dislikes?|loathes?|dreads?"
         r"|can" + _A + r"?t\s+stand|(?:does|do)(?:n" + _A + r"?t|\s+not)\s+(?:like|enjoy))\b",
         needs_run_object=True,
     ),
@@ -388,7 +396,8 @@ RULES: tuple[Rule, ...] = (
         + r"{0,2}|^)(?:look\s+after|care\s+for|take\s+care\s+of|am\s+caring\s+for|have\s+custody\s+of"
         r"|caring\s+for|looking\s+after|(?:a|the)\s+carer\s+for)"
         r"\s+(?:my\s+)?(?:\w+\s+)?(?:mum|mom|mother|dad|father|parents?|kids?|children|son|daughter|grandkids|wife"
-        r"|husband|partner|nan|gran)\b|\bsingle\s+(?:mum|mom|dad|parent)\b|\b(?:mum|mom|dad)\s+of\s+(?:\d+|one|two"
+        r"|husband|partner|nan|gran)\b|" + I_AM + r"(?:(?:his|her|their|my\s+\w+" + _A + r"s)\s+(?:main\s+|primary\s+"
+        r"|full[-\s]time\s+|only\s+)?carer\b|(?:an?|the)\s+(?:main\s+|primary\s+|full[-\s]time\s+)?carer\s+for\b)|\bsingle\s+(?:mum|mom|dad|parent)\b|\b(?:mum|mom|dad)\s+of\s+(?:\d+|one|two"
         r"|three|four|twins)\b|\bour\s+(?:youngest|eldest|oldest|little\s+ones?|newborn|baby|toddler|twins)\b"
         r"|\bschool\s+(?:drop[-\s]?offs?|pick[-\s]?ups?)\b|\bwith\s+(?:\d|two|three|four|five|six|a|an)\s+(?:young\s+"
         r"|little\s+|small\s+|\d+[-\s](?:week|month|year)[-\s]old\s+)?(?:kids|children|boys|girls|sons|daughters|toddlers?"
@@ -620,7 +629,8 @@ RULES: tuple[Rule, ...] = (
         r"|^(?:and\s+)?i\s+(?:always\s+|usually\s+|just\s+)?(?:get|end\s+up|fall)\s+(?:ill|sick|injured|run\s+down)\b(?!\s+of\b)"
         r"|\bi\s+" + _ADV + r"{0,2}(?:get|end\s+up|fall)\s+(?:ill|sick|injured|run\s+down)\s+(?:when|if|whenever"
         r"|every\s+time|after)\b|\bi\s+" + _ADV + r"{0,2}(?:thrive|excel|shine)\s+(?:on|in|with|at|when)\b"
-        r"|\bwhere\s+i\s+(?:thrive|excel|shine)\b"
+        r"|\bwhere\s+i\s+(?:thrive|excel|shine)\b|\bi\s+(?:do|run|train|perform|feel|race)\s+(?:my\s+)?best\s+(?:on|with"
+        r"|when|after|in|off)\b"
         # "I can handle a lot of volume", "I'm sore for days after any downhill race", "my form falls apart after"
         r"|\bi\s+(?:can|can"
         + _A
