@@ -201,11 +201,16 @@ def tags_in(text: str, kinds: tuple[str, ...] = ("body", "time", "intensity", "c
     return [tag for kind in kinds for tag in LEXICONS[kind].tags(text)]
 
 
+_MAX_NAMING_WORDS = 3
+
+
 def canonical_tag(tag: str) -> str:
     """The canonical spelling of a tag typed by hand or stored before the vocabulary.
 
-    "context:job" and "context:office" become "context:work"; "Body:Knees" becomes "body:knee";
-    a tag outside the vocabulary comes back trimmed and lower-cased.
+    "context:job" and "context:office" become "context:work"; "Body:Knees" becomes "body:knee"; a value of a few
+    words that names one canonical value among others reads as it ("body:lower back" is "body:back",
+    "body:achilles tendon" is "body:achilles", "context:shift work" is "context:work"); a tag outside the
+    vocabulary comes back trimmed and lower-cased.
     """
     cleaned = " ".join(tag.strip().lower().split())
     if cleaned in _ALIASES:
@@ -215,6 +220,9 @@ def canonical_tag(tag: str) -> str:
         m = LEXICONS[kind].pattern.fullmatch(value)
         if m is not None:
             return LEXICONS[kind].tag(m)
+        named = LEXICONS[kind].tags(value) if len(value.split()) <= _MAX_NAMING_WORDS else []
+        if len(named) == 1:
+            return named[0]
     return cleaned
 
 

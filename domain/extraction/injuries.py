@@ -114,6 +114,11 @@ _OPERATION_RE = re.compile(r"(?:surgery|surgeries|operat\w*|op|hernia\w*|concuss
 # athlete does, in a clause without a modal verb.
 _HABIT_CONDITION_LOW_RE = re.compile(r"if\s+i\s+(?!(?:get|have|feel|start|notice|ever|experience)\b)")
 _MODAL_LOW_RE = re.compile(r"\b(?:will|would|should|could|might|shall|gonna|going\s+to|i" + _A + r"(?:ll|d))\b")
+# A list's heading for the injuries that follow it: "Injuries: left achilles (2022), right knee".
+_HEADER_LOW_RE = re.compile(
+    r"(?:old\s+|past\s+|previous\s+|current\s+|main\s+|injury\s+)?(?:injur(?:y|ies)|niggles?|issues|history|surgery"
+    r"|surgeries|operations?)"
+)
 _MAX_BODY_SYMPTOM_WORDS = 8
 _MAX_BODY_SYMPTOM_CHARS = 120
 _MAX_MENTIONS = 20  # per clause; bounds the work on pathological input
@@ -171,15 +176,27 @@ def _live_symptoms(text: str, low: str, clause: Span) -> list[re.Match[str]]:
     return list(islice(live, _MAX_MENTIONS))
 
 
+def _body_tags(bodies: Sequence[re.Match[str]]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(BODY.tag(b) for b in bodies))
+
+
 def injuries(people: People, sentence: Span, clauses: Sequence[Span], carry: Carry | None) -> list[Injury]:
     """Injury facts of one sentence; `carry` is a clause of the sentence before naming a body part only."""
     text = people.text
     found: list[Injury] = []
     pending = carry
+    header: Span | None = None
     for clause in clauses:
         bodies = body_mentions(people.lower, clause)
         symptoms = _live_symptoms(text, people.lower, clause)
         span = clause
+        if header is not None and bodies and not symptoms:  # "Injuries: left achilles (2022), right knee"
+            if not people.about_someone_else(sentence, clause, bodies[0].start()):
+                found.append(Injury(Span(header.start, clause.end), _body_tags(bodies), MemoryConfidence.HIGH))
+            continue
+        header = clause if _HEADER_LOW_RE.fullmatch(people.lower, clause.start, clause.end) else None
+        if header is not None:
+            continue
         if symptoms and not bodies and pending is not None:
             span, bodies = Span(pending[0].start, clause.end), pending[1]
             symptoms = [s for s in symptoms if not _GENERIC_INJURY_RE.fullmatch(s.group())] or symptoms
@@ -201,6 +218,5 @@ def injuries(people: People, sentence: Span, clauses: Sequence[Span], carry: Car
             continue
         if people.about_someone_else(sentence, Span(min(span.start, clause.start), clause.end), near[0].start()):
             continue
-        tags = tuple(dict.fromkeys(BODY.tag(b) for b in near))
-        found.append(Injury(span, tags, MemoryConfidence.HIGH if chronic else MemoryConfidence.LOW))
+        found.append(Injury(span, _body_tags(near), MemoryConfidence.HIGH if chronic else MemoryConfidence.LOW))
     return found

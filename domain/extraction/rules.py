@@ -404,7 +404,8 @@ RULES: tuple[Rule, ...] = (
         r"|newborn|baby|twins)\b|\bsolo\s+parent\w*|\b(?:twins|kids|children|baby|toddler"
         r"|little\s+ones?)\s+(?:start|starts|started|go|goes|are\s+starting|is\s+starting)\s+(?:at\s+)?(?:nursery"
         r"|school|preschool|reception|childcare)\b|^(?:and\s+)?(?:\d+|two|three|four|five|six)\s+(?:young\s+"
-        r"|little\s+|small\s+)?(?:kids|children|boys|girls|sons|daughters)(?:\s+(?:under\s+\w+|at\s+home))?$",
+        r"|little\s+|small\s+)?(?:kids|children|boys|girls|sons|daughters)(?:\s+(?:under\s+\w+|at\s+home))?$"
+        r"|^(?:kids|children)\s*:\s*(?:\d+|one|two|three|four|five|six)\b",
         tags=("context:family",),
     ),
     _rule(
