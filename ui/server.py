@@ -23,6 +23,7 @@ from ui import runtime, socket_guard
 from ui.api.setup import api_docs, install_api
 from ui.assets import ASSETS, stylesheet
 from ui.auth import LoginRequired, configure_login_throttle
+from ui.static_cache import StaticCache
 
 EXPIRY_INTERVAL_S = 3600
 PRIVATE_UMASK = 0o077  # files this process creates: owner only (0600), folders 0700
@@ -109,7 +110,7 @@ def _install_security_headers(settings: Settings) -> None:
     build = app.build_middleware_stack
 
     def build_with_headers() -> ASGIApp:
-        return SecurityHeaders(build(), secure_cookie=settings.secure_cookie)
+        return SecurityHeaders(StaticCache(build()), secure_cookie=settings.secure_cookie)
 
     app.build_middleware_stack = build_with_headers  # type: ignore[method-assign]
     app._security_headers = True  # type: ignore[attr-defined]
