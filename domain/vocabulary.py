@@ -41,7 +41,8 @@ BODY_PARTS: dict[str, str] = {
     r"|arch(?:es)?(?=\s+(?:of|pain|hurts?|is|ache|aches|feels))|metatarsals?|toes?|bunions?",
     "heel": r"heels?",
     "back": (
-        r"(?<=lower\s)back|(?<=upper\s)back|(?:(?<=my\s)|(?<=his\s)|(?<=her\s)|(?<=their\s))back"
+        r"(?<=lower\s)back|(?<=upper\s)back|(?:(?<=my\s)|(?<=his\s)|(?<=her\s)|(?<=their\s)|(?<=bad\s)|(?<=sore\s)"
+        r"|(?<=stiff\s)|(?<=dodgy\s)|(?<=weak\s)|(?<=tight\s))back"
         r"(?!\s+(?:to|on|in|into|home|half|end|from|up|out|off|at)\b)"
         r"|back(?=\s+(?:pain|ache|aches|aching|spasms?|issues?|problems?|injury|is|was|went|hurts?|hurting"
         r"|tightness|stiffness|feels|felt|flared|seized|locked)\b)|lumbar|si\s+joint|sciatica"

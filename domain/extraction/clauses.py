@@ -41,7 +41,10 @@ _STATEMENT_LEAD_RE = re.compile(
     r"(?:(?:did|have)\s+i\s+(?:ever\s+)?(?:mention(?:ed)?|tell\s+you|told\s+you|say|said)(?:\s+(?:that|before))?"
     r"|(?:you\s+know|did\s+you\s+know)(?:\s+that)?"
     r"|is\s+it\s+(?:normal|ok|okay|common|weird|bad|a\s+problem)\s+that"
-    r"|should\s+i\s+(?:be\s+)?(?:worr(?:y|ied)|concerned)\s+(?:that|about\s+how))\b\W*",
+    r"|should\s+i\s+(?:be\s+)?(?:worr(?:y|ied)|concerned)\s+(?:that|about\s+how)"
+    # a question that takes its fact as given: "Why do my knees always hurt after long runs?"
+    r"|(?:(?:any\s+)?ideas?|do\s+you\s+know|no\s+idea)\s+why"
+    r"|why\s+(?:do|does|is|are)(?=\s+my\b))\b\W*",
     re.IGNORECASE,
 )
 
@@ -104,8 +107,24 @@ def statement_clauses(text: str, sentence: Span, is_question: bool) -> list[Span
         return found
     for i, clause in enumerate(found):
         if _QUESTION_START_RE.match(text[clause.start : clause.end]):
-            return found[:i]
-    return []
+            return found[:i] + _reasons(text, found[i:])
+    return _reasons(text, found)
+
+
+# A reason the athlete gives inside a question states a fact: "Would evening runs be better given I'm not a
+# morning person?", "Should I skip the hills since my knee is sore?"
+_REASON_RE = re.compile(
+    r"\b(?:given|since|because|considering|seeing\s+as|as)\s+(?:that\s+)?(?=i\b|i" + _A + r"|my\b)", re.IGNORECASE
+)
+
+
+def _reasons(text: str, question_clauses: list[Span]) -> list[Span]:
+    found = []
+    for clause in question_clauses:
+        lead = _REASON_RE.search(text, clause.start, clause.end)
+        if lead is not None and lead.end() < clause.end:
+            found.append(Span(lead.end(), clause.end))
+    return found
 
 
 class SpanSet:

@@ -20,7 +20,7 @@ _SYMPTOM_RE = re.compile(
     r"|impinge\w*|sublux\w*|instability|unstable|wobbly|pinged|twanged|went\s+over\s+on|hernia\w*|concussion\w*"
     r"|issues?|problems?|cramp\w*|pulled|herniat\w*|bulg\w*|prolaps\w*|slipped|complain\w*|torn|tear|tore|fractur\w*|bruised|flare[sd]?|flaring|acting\s+up"
     r"|playing\s+up|plays?\s+up|grumbl\w*|complaining|throbb\w*|click\w*|gave\s+out|giving\s+out|locked\s+up|seized|surgery"
-    r"|rolled|rolling|rolls|twisted|dodgy|cranky|barking|screaming|trashed|wrecked|killing\s+me|bugging\s+me|bothering\s+me"
+    r"|rolled|(?<!foam\s)rolling|rolls|twisted|dodgy|cranky|barking|screaming|trashed|wrecked|killing\s+me|bugging\s+me|bothering\s+me"
     r"|bothers\s+me|not\s+(?:\w+\s+)?(?:right|great|happy|good)|wonky|tender|spasms?|weak|operat(?:ed|ion)|scoped"
     r"|reconstruct\w*|broke|broken|dislocat\w*|ruptur\w*|creak\w*|agony|agonising|excruciating|sciatica|went\s+again"
     r"|popped|stress\s+reaction|bursitis|shin\s+splints|dodgy|achey|knackered|iffy|grumpy|angry|flare[-\s]?ups?"
@@ -119,6 +119,11 @@ _HEADER_LOW_RE = re.compile(
     r"(?:old\s+|past\s+|previous\s+|current\s+|main\s+|injury\s+)?(?:injur(?:y|ies)|niggles?|issues|history|surgery"
     r"|surgeries|operations?)"
 )
+# A body part naming an exercise or a kit, not a complaint: "calf raises", "glute bridges", "knee sleeves".
+_EXERCISE_LOW_RE = re.compile(
+    r"\s+(?:raises?|curls?|bridges?|thrusts?|stretch(?:es|ing)?|exercises?|strengthening|mobility|drills?|activation"
+    r"|sleeves?|supports?|straps?|bands?|rollers?)\b"
+)
 _MAX_BODY_SYMPTOM_WORDS = 8
 _MAX_BODY_SYMPTOM_CHARS = 120
 _MAX_MENTIONS = 20  # per clause; bounds the work on pathological input
@@ -144,7 +149,7 @@ def body_mentions(low: str, clause: Span) -> list[re.Match[str]]:
     text = low
     mentions = []
     for m in BODY.lower_pattern.finditer(low, clause.start, clause.end):
-        if _POSITIVE_STATE_RE.match(text, m.end(), clause.end):
+        if _POSITIVE_STATE_RE.match(text, m.end(), clause.end) or _EXERCISE_LOW_RE.match(low, m.end(), clause.end):
             continue
         mentions.append(m)
         if len(mentions) == _MAX_MENTIONS:

@@ -195,6 +195,7 @@ MATCH_ONLY = {
     "clauses._BARE_QUESTION_RE[0]",
     "extractor._EXPLICIT_RE[0]",
     "injuries._POSITIVE_STATE_RE[0]",
+    "injuries._EXERCISE_LOW_RE[0]",
     "tidy._ADJ_AFTER_BODY_RE[0]",
 }
 
