@@ -81,11 +81,15 @@ async def _measure(running: Running, clients: int, username: str, *, warm: bool)
             contexts.append(context)
             pages.append(await context.new_page())
         await asyncio.sleep(LEAVE_S)  # the login tab's client is gone
-        if warm:  # N pages open first and STAY open: what fills once is filled, and the next N are extra
+        if warm:  # N pages open first, AT ONCE as the measured N will, and STAY open: the pools, caches and
+            # worker threads that N pages at once need are filled, and the next N are extra (opened one by
+            # one, the first N left the pools at the size one page needs, and the measured N grew them)
+            first: list[Page] = []
             for _ in range(clients):
                 context = await browser.new_context(viewport={"width": 1280, "height": 900}, storage_state=state)  # type: ignore[arg-type]
                 contexts.append(context)
-                await _open(await context.new_page(), f"{running.url}/")
+                first.append(await context.new_page())
+            await asyncio.gather(*(_open(page, f"{running.url}/") for page in first))
             await asyncio.sleep(SETTLE_S)
         rss_before = running.rss_mib()
         since = time.time()
