@@ -103,7 +103,7 @@ CONTEXT_TOPICS: dict[str, str] = {
     ),
     "kids": (
         r"school\s+runs?|nursery|kids?|children|child|sons?|daughters?|baby|toddlers?|twins|newborn"
-        r"|(?:dad|mum|mom|mother|father)\s+of|single\s+(?:mum|mom|dad|parent|mother|father)"
+        r"|(?:dad|mum|mom|mother|father)\s+of|single\s+(?:mum|mom|dad|parent|mother|father)|(?:only|solo|lone)\s+parent"
         r"|school\s+(?:drop[-\s]?offs?|pick[-\s]?ups?)|\d+[-\s](?:week|month|year)[-\s]olds?|(?<=our\s)(?:youngest|eldest|oldest)"
         r"|(?:two|three|four|five|\d)\s+(?:young\s+|little\s+)?(?:boys|girls)"
         r"|stay[-\s]at[-\s]home\s+(?:mum|mom|dad|parent)|(?:two|three|four|five|\d)\s+under\s+(?:\d+|two|three|four|five"

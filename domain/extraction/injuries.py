@@ -69,7 +69,7 @@ _SESSION_RE = re.compile(
 _CAUSE_RE = re.compile(
     r"\b(?:leaves?|left\s+me|makes?|gives?|always|every\s+(?:single\s+)?time|each\s+time|whenever|for\s+days"
     r"|(?:the\s+)?(?:day|days|morning)\s+after|next\s+day|usually|tends?\s+to|after\s+(?:every|each|any|all|anything)"
-    r"|stays?|(?:on|in|during)\s+(?:every|each|any|all)|for\s+(?:two|three|four|\d+|a\s+few|several)\s+days|after\s+(?:about|around|roughly)\s+\w+\s+(?:hours?"
+    r"|stays?|(?:on|in|during)\s+(?:every|each|any|all)|as\s+(?:usual|always)|like\s+always|per\s+usual|for\s+(?:two|three|four|\d+|a\s+few|several)\s+days|after\s+(?:about|around|roughly)\s+\w+\s+(?:hours?"
     r"|minutes?|mins|k|km|kms|miles?))\b",
     re.IGNORECASE,
 )

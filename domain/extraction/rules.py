@@ -230,7 +230,8 @@ RULES: tuple[Rule, ...] = (
         r"|\bover\b(?:\s+[\w-]+){1,4}?\s+any\s+day\b|\bi(?:" + _A + r"d|\s+would)\s+(?:always\s+|usually\s+)?(?:choose"
         r"|pick|take|go\s+for)\b(?:\s+[\w-]+){1,4}?\s+over\b(?!\s+(?:that|this|it|them)\b)"
         r"|\b(?:is|are)\s+a\s+(?:hard\s+|big\s+|definite\s+)?no\s*$|\bi(?:" + _A + r"d|\s+would)\s+" + _ADV + r"{0,2}"
-        r"(?:like|enjoy|love|do)\s+(?!to\s+(?:ask|know|check|talk|say)\b)(?:\w+\s+){1,6}?(?:more|better)?\s*(?:if|when"
+        r"(?:like|enjoy|love|do|run|swim|ride|train|race|climb)\s+(?!to\s+(?:ask|know|check|talk|say)\b)(?:\w+\s+){1,6}?"
+        r"(?:more|better)?\s*(?:if|when"
         r"|but)\b|\bgive\s+me\s+(?:an?\s+|the\s+)?\w+(?:\s+\w+)?\s+over\b|\bnothing\s+beats\b|\bmy\s+idea\s+of"
         r"\s+(?:hell|heaven|fun)\b|\b(?:is|are)\s+(?:what|the\s+thing)\s+(?:that\s+)?keeps?\s+me\s+going\b"
         r"|\bmy\s+go[-\s]to\b|\bi\s+(?:can" + _A + r"?t|cannot|won" + _A + r"?t)\s+(?:run|train|go\s+out)\s+without\b"
@@ -245,7 +246,12 @@ RULES: tuple[Rule, ...] = (
         r"|\bhighlight\s+of\s+my\s+(?:week|day|month)\b|\b(?:is|are|will\s+be)\s+(?:totally\s+|really\s+)?my\s+(?:thing|jam|happy\s+place|therapy|escape"
         r"|sanity|meditation|zen|me[-\s]time)\b"
         r"|\b(?:weekends?|mornings?|evenings?|saturdays?|sundays?|weekdays?)\s+(?:is|are)\s+(?:for|reserved\s+for"
-        r"|kept\s+for|made\s+for)\b"
+        r"|kept\s+for|made\s+for)\b|\b(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekends?)"
+        r"\s+(?:is|are)\s+(?:always\s+)?(?:my\s+|the\s+)?(?:long\s+run|long\s+ride|rest|recovery|race|swim|gym|hill|interval"
+        r"|track|tempo|speed|strength)\s+days?\b|\bi(?:"
+        + _A
+        + r"d|\s+would)\s+only\s+(?:ever\s+)?(?:run|train|ride|swim"
+        r"|race)\b"
         r"|\bwhere\s+i(?:"
         + _A
         + r"m|\s+am)\s+(?:happiest|most\s+at\s+home|at\s+my\s+best)\b|\bsuits?\s+(?:me|my\s+\w+)\b"
@@ -287,7 +293,7 @@ RULES: tuple[Rule, ...] = (
         r"\b" + _TIME + r"(?:\s+\w+){0,3}?\s+(?:(?:is|are)\s+(?:really\s+|honestly\s+|pretty\s+much\s+|basically\s+)?"
         r"(?:the\s+only|my\s+only|when\s+i|my\s+(?:best|usual|preferred|favou?rite|sweet)|the\s+best|the\s+sweet\s+spot"
         r"|(?:the\s+)?ideal|non[-\s]negotiable|sacred|perfect|my\s+time)"
-        r"|suits?\s+me|work(?:s)?\s+(?:best|better|well)\s+for\s+me|feel(?:s)?\s+(?:best|better|right))\b"
+        r"|suits?\s+me|work(?:s)?\s+(?:best|better|well)\s+(?:for\s+me|with\s+my)|feel(?:s)?\s+(?:best|better|right))\b"
         r"|\b(?:only|best|usual)\s+(?:slot|window|time|chance)\s+(?:i|that|for\s+me)\b(?=(?:\s+\w+){0,4}?\s+"
         + _TIME
         + r"\b)|\bi\s+"
@@ -328,7 +334,8 @@ RULES: tuple[Rule, ...] = (
         + r")s?\b|"
         + I_AM
         + r"(?:a\s+)?(?:full[-\s]time\s+|part[-\s]time\s+)?(?:student|retired|self[-\s]employed|freelancer)\b"
-        r"|\bi\s+teach\b|\bi\s+(?:own|run|manage)\s+(?:a|an|my\s+own|the|our)\s+(?:[\w-]+\s+)?(?:business|company"
+        r"|\bi\s+teach\b|\bfor\s+a\s+living\b|" + I_AM + r"off\s+work\s+on\s+(?:mon|tue|wed|thu|fri|sat|sun)\w*s\b"
+        r"|\bi\s+(?:own|run|manage)\s+(?:a|an|my\s+own|the|our)\s+(?:[\w-]+\s+)?(?:business|company"
         r"|shop|bakery|cafe|café|restaurant|bar|pub|farm|salon|practice|clinic|firm|store|garage|studio)\b"
         r"|" + I_AM + r"(?:\w+\s+)?in\s+the\s+(?:army|navy|air\s+force|raf|military|marines|police|fire\s+service)\b"
         r"|\b(?:i\s+)?(?:start|finish)\s+work\s+(?:at|around|by|before)\b|\b(?:office|desk|day|full[-\s]time|part[-\s]time|shift|night|new|physical|manual|stressful|demanding|sedentary"
@@ -401,7 +408,7 @@ RULES: tuple[Rule, ...] = (
         r"|three|four|twins)\b|\bour\s+(?:youngest|eldest|oldest|little\s+ones?|newborn|baby|toddler|twins)\b"
         r"|\bschool\s+(?:drop[-\s]?offs?|pick[-\s]?ups?)\b|\bwith\s+(?:\d|two|three|four|five|six|a|an)\s+(?:young\s+"
         r"|little\s+|small\s+|\d+[-\s](?:week|month|year)[-\s]old\s+)?(?:kids|children|boys|girls|sons|daughters|toddlers?"
-        r"|newborn|baby|twins)\b|\bsolo\s+parent\w*|\b(?:twins|kids|children|baby|toddler"
+        r"|newborn|baby|twins)\b|\bsolo\s+parent\w*|\bonly\s+parent\b|\b(?:twins|kids|children|baby|toddler"
         r"|little\s+ones?)\s+(?:start|starts|started|go|goes|are\s+starting|is\s+starting)\s+(?:at\s+)?(?:nursery"
         r"|school|preschool|reception|childcare)\b|^(?:and\s+)?(?:\d+|two|three|four|five|six)\s+(?:young\s+"
         r"|little\s+|small\s+)?(?:kids|children|boys|girls|sons|daughters)(?:\s+(?:under\s+\w+|at\s+home))?$"
@@ -544,7 +551,7 @@ RULES: tuple[Rule, ...] = (
         r"|regularly|constantly|weekly|most\s+weeks|all\s+the\s+time|monthly|fortnightly|once\s+a\s+month"
         r"|twice\s+a\s+month)\b|\b(?:away|travel\w*)\s+for\s+work\b"
         r"|\btravel\w*\b(?:\s+[\w-]+){1,5}?\s+for\s+work\b"
-        r"|\bworking\s+away\b|\bwork\s+(?:has|takes|sends|keeps)\s+me\s+(?:in|to|away|on\s+the\s+road|abroad"
+        r"|\bworking\s+away\b|\baway\s+with\s+work\b|\bwork\s+(?:has|takes|sends|keeps)\s+me\s+(?:in|to|away|on\s+the\s+road|abroad"
         r"|travel\w*|all\s+over)\b|\bon\s+the\s+road\s+(?:for|a\s+lot|most|half|\w+\s+(?:days|weeks|nights)|every|constantly"
         r"|again)\b|\b(?:in|from)\s+hotels\b|\bhotel\s+(?:gyms|treadmills|rooms"
         r"|life)\b|\bbusiness\s+trips?\b|\bwork\s+trips?\b|\bliving\s+out\s+of\s+a\s+suitcase\b|\bi\s+"
@@ -558,7 +565,8 @@ RULES: tuple[Rule, ...] = (
         LOW,
         r"\bi\s+" + _ADV + r"{0,2}(?:run|cycle|bike|walk|ride)\s+(?:to|into|home\s+from)\s+(?:the\s+)?(?:work|office)\b"
         r"|\bi\s+" + _ADV + r"{0,2}commute\b"
-        r"|\brun[-\s]?commut\w*|\bmy\s+commute\b",
+        r"|\brun[-\s]?commut\w*|\bmy\s+commute\b|\b(?:long|daily|\d+[-\s]?(?:hour|minute|min)s?|hour[-\s]long)\s+commute\b"
+        r"|\bi\s+" + _ADV + r"{0,2}commute\b",
         tags=("context:commute",),
     ),
     # training responses
