@@ -163,7 +163,8 @@ RULES: tuple[Rule, ...] = (
         + _TIME
         + r"\b)|"
         + _ADV
-        + r"{1,3}(?:run|train|go\s+out|head\s+out|get\s+out|do\s+my\s+runs?)"
+        + r"{1,3}(?:run|train|go\s+out|head\s+out|get\s+out|do\s+my\s+(?:\w+\s+)?(?:runs?|rides?|swims?|sessions?"
+        r"|intervals|workouts?))"
         r"|(?:run|train|race"
         r"|feel|do)\s+(?:much\s+|way\s+|far\s+)?(?:best|better))\b(?:\s+\w+){0,4}?\s+(?:in\s+the\s+|at\s+|on\s+my\s+|during\s+)?"
         + _TIME
@@ -205,7 +206,8 @@ RULES: tuple[Rule, ...] = (
         "negative_preference",
         PREFERENCE,
         MEDIUM,
-        r"\bi\s+"
+        # "open water swimming scares me", "cycling in traffic stresses me out"
+        r"\b(?:terrif(?:y|ies)|scares?|frightens?|intimidates?|stress(?:es)?)\s+me\b|\bi\s+"
         + _ADV
         + r"{0,2}(?:hate|dislike|loathe|detest|can"
         + _A
@@ -255,7 +257,10 @@ RULES: tuple[Rule, ...] = (
         r"|\bwhere\s+i(?:"
         + _A
         + r"m|\s+am)\s+(?:happiest|most\s+at\s+home|at\s+my\s+best)\b|\bsuits?\s+(?:me|my\s+\w+)\b"
-        r"|\b(?:is|are)\s+(?:non[-\s]negotiable|a\s+must)\b"
+        r"|\b(?:is|are)\s+(?:non[-\s]negotiable|a\s+must)\b|\b(?:is|are)\s+what\s+i\s+(?:\w+\s+)?(?:enjoy|love|like)\b"
+        r"|" + I_AM + r"(?:a\s+bit\s+|totally\s+|completely\s+|slightly\s+|so\s+)?(?:obsessed\s+with|addicted\s+to"
+        r"|hooked\s+on|in\s+love\s+with|mad\s+about|crazy\s+about)\b"
+        r"|" + I_AM + r"(?:much\s+|definitely\s+|far\s+)?more\s+of\s+an?\s+[\w-]+(?:\s+[\w-]+)?\s+than\b"
         r"|(?:\bi(?:" + _A + r"d|\s+would)|^would)\s+(?:really\s+)?(?:like|love|prefer)\s+(?:my|to\s+keep|to\s+have)\b"
         r"|\bmy\s+(?:preferred|favou?rite|ideal)\s+(?:time|slot|window|day|session|workout|run|ride|swim)\b|\bcan"
         + _A
