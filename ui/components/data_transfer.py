@@ -41,12 +41,8 @@ UPLOAD_LIST = """
 
 
 def transfer_buttons(on_imported: Reload) -> None:
-    """The athlete's two buttons: download their own memory, import a file of their own."""
-    with ui.row().classes("w-full justify-end gap-1 -mt-2"):
-        _buttons(on_imported)
-
-
-def _buttons(on_imported: Reload) -> None:
+    """The athlete's two buttons: download their own memory, import a file of their own (laid out by
+    the caller's container)."""
     ui.button("Download my memory", icon="download", color="meta", on_click=open_download_dialog).props("flat").mark(
         "download-memory"
     )

@@ -47,12 +47,13 @@ def _summary(data: Overview) -> str:
 
 
 class OverviewPanel:
-    """'Learned per week': a one-line summary; the chart is built when the athlete opens it (the
+    """'Learned per week': a one-line summary and the chart, built when the athlete opens it (the
     per-type counts are the list's type chips, and the page's tabs carry the totals)."""
 
     def __init__(self, data: Overview) -> None:
         self.data = data
         self.chart: ui.echart | None = None
+        self.summary: ui.label | None = None
         with ui.element("section").classes("w-full").props('aria-label="Learned per week"').mark("overview"):
             self.expansion = (
                 ui.expansion("Learned per week", icon="bar_chart", on_value_change=self._toggled)
@@ -60,17 +61,17 @@ class OverviewPanel:
                 .props("dense-toggle")
                 .mark("learned")
             )
-            with self.expansion:
-                self.summary = ui.label(_summary(data)).classes("mr-muted text-sm").mark("overview-summary")
 
     def _toggled(self) -> None:
         if self.expansion.value and self.chart is None:
             with self.expansion:
+                self.summary = ui.label(_summary(self.data)).classes("mr-muted text-sm").mark("overview-summary")
                 self.chart = ui.echart(_chart_options(self.data), renderer="svg").classes("mr-chart")
 
     def update(self, data: Overview) -> None:
         self.data = data
-        self.summary.set_text(_summary(data))
+        if self.summary is not None:
+            self.summary.set_text(_summary(data))
         if self.chart is not None:
             self.chart.options.clear()
             self.chart.options.update(_chart_options(data))

@@ -15,25 +15,33 @@ UNDO_SECONDS = 10.0
 
 
 class UndoBar:
+    """The live region is on the page from the start (a screen reader announces what appears in it);
+    its message and buttons are built the first time there is something to undo."""
+
     def __init__(self) -> None:
         self._on_undo: Callable[[], Awaitable[None]] | None = None
-        with (
-            ui.element("div").classes("mr-undo").props('role="status" aria-live="polite"').mark("undo-bar") as self.bar
-        ):
-            self.message = ui.label("").classes("mr-undo-text")
-            self.undo_button = (
-                ui.button("Undo", color="amber-4", on_click=self._undo)
-                .props("flat")
-                .classes("text-weight-bold")
-                .mark("undo")
-            )
-            ui.button(icon="close", on_click=self.hide).props('flat round dense color=white aria-label="Dismiss"')
+        self.bar = ui.element("div").classes("mr-undo").props('role="status" aria-live="polite"').mark("undo-bar")
         self.bar.set_visibility(False)
+        self.message: ui.label | None = None
+        self.undo_button: ui.button | None = None
         self.timer: ui.timer | None = None
+
+    def _build(self) -> ui.label:
+        if self.message is None:
+            with self.bar:
+                self.message = ui.label("").classes("mr-undo-text")
+                self.undo_button = (
+                    ui.button("Undo", color="amber-4", on_click=self._undo)
+                    .props("flat")
+                    .classes("text-weight-bold")
+                    .mark("undo")
+                )
+                ui.button(icon="close", on_click=self.hide).props('flat round dense color=white aria-label="Dismiss"')
+        return self.message
 
     def show(self, message: str, on_undo: Callable[[], Awaitable[None]]) -> None:
         self._on_undo = on_undo
-        self.message.set_text(message)
+        self._build().set_text(message)
         self.bar.set_visibility(True)
         if self.timer is not None:
             self.timer.cancel()
@@ -42,7 +50,8 @@ class UndoBar:
 
     def focus(self) -> None:
         """Put keyboard focus on Undo (after a delete left no row to move to)."""
-        focus(self.undo_button)
+        if self.undo_button is not None:
+            focus(self.undo_button)
 
     def hide(self) -> None:
         self._on_undo = None
