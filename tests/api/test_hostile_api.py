@@ -74,8 +74,12 @@ def ingest_athlete(api: ApiServer, client: httpx.Client, hostile: Hostile) -> st
 
 def raw_body(api: ApiServer, client: httpx.Client, hostile: Hostile) -> str | None:
     response = client.post(INGEST, content=hostile.data, headers={"Content-Type": "application/json"})
-    # Malformed UTF-8 gets FastAPI's own 400 {"detail": ...}, outside the API's {"error"} shape (reported).
-    return None if response.status_code in (400, 422) else f"{response.status_code}: {response.text[:200]}"
+    if response.status_code not in (400, 422):
+        return f"{response.status_code}: {response.text[:200]}"
+    # In the API's own shape, malformed UTF-8 included (it was FastAPI's 400 {"detail": ...}).
+    return (
+        None if isinstance(response.json().get("error"), str) else f"not the API's error shape: {response.text[:200]}"
+    )
 
 
 def _read(path: str, parameter: str) -> Check:
@@ -129,3 +133,15 @@ def test_a_query_parameter_named_query_is_named_in_the_message() -> None:
     )
     body = {"loc": ("body", "text"), "msg": "Field required", "type": "missing"}
     assert validation_message(RequestValidationError([body])) == ("text: Field required", "text")
+
+
+def test_a_body_that_is_not_utf8_gets_the_apis_own_error_and_stores_nothing(api: ApiServer) -> None:
+    reference = uuid.uuid4().hex
+    fields = f'"athlete": "alex", "kind": "activity_note", "reference": "{reference}", "text": "Knee '
+    body = b"{" + fields.encode() + b'\xff"}'  # one byte that is not UTF-8
+    with api.client(api.token("ingest")) as client:
+        response = client.post(INGEST, content=body, headers={"Content-Type": "application/json"})
+    assert response.status_code == 422
+    assert response.json() == {"error": "The body is not valid JSON: it must be UTF-8 text."}
+    with unit_of_work(api.engine, read_only=True) as session:
+        assert session.scalars(select(SourceText).where(SourceText.reference == reference)).all() == []

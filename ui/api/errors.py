@@ -10,12 +10,13 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from fastapi import HTTPException, Request, Response
+from fastapi import Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from pydantic import BaseModel
 from sqlalchemy.exc import SQLAlchemyError
+from starlette.exceptions import HTTPException  # FastAPI raises Starlette's own for a body it cannot read
 
 from domain.errors import AuthenticationFailed, DomainError, InvalidInput, NotFound, PermissionDenied
 
@@ -36,6 +37,9 @@ def error_response(
     if field is not None:
         body["field"] = field
     return JSONResponse(body, status_code=status, headers=headers)
+
+
+NOT_UTF8 = "The body is not valid JSON: it must be UTF-8 text."
 
 
 def validation_message(exc: RequestValidationError) -> tuple[str, str | None]:
@@ -75,6 +79,8 @@ class ApiRoute(APIRoute):
             try:
                 return await handler(request)
             except HTTPException as exc:
+                if isinstance(exc.__cause__, UnicodeDecodeError):  # JSON is UTF-8: these bytes are not JSON
+                    return error_response(422, NOT_UTF8)
                 headers = dict(exc.headers) if exc.headers else None
                 return error_response(exc.status_code, str(exc.detail), headers=headers)
             except RequestValidationError as exc:
