@@ -69,6 +69,14 @@ def _default(key: str) -> Any:
     return default.arg(None) if default.is_callable else default.arg
 
 
+def flush_versioned(session: Session, conflict: str) -> None:
+    """Flush; a versioned row another transaction changed meanwhile is an EditConflict saying `conflict`."""
+    try:
+        session.flush()
+    except StaleDataError:
+        raise EditConflict(conflict) from None
+
+
 def redacted(payload: dict[str, Any] | None) -> dict[str, Any] | None:
     if payload is None:
         return None
@@ -178,10 +186,7 @@ def remove_memory(session: Session, actor: Actor, memory: Memory, *, action: Aud
         reason=reason,
     )
     session.delete(memory)
-    try:
-        session.flush()
-    except StaleDataError:
-        raise EditConflict(CONFLICT_MESSAGE) from None
+    flush_versioned(session, CONFLICT_MESSAGE)
 
 
 def change_memory(
@@ -205,10 +210,7 @@ def change_memory(
     else:
         for name, value in changes.items():
             setattr(memory, name, value)
-        try:
-            session.flush()
-        except StaleDataError:
-            raise EditConflict(CONFLICT_MESSAGE) from None
+        flush_versioned(session, CONFLICT_MESSAGE)
     memory_tags.sync(session, memory, tags_before, memory_tags.tag_state(memory))
     audit.record(
         session,

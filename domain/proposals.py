@@ -9,15 +9,14 @@ from typing import Literal
 
 from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session
-from sqlalchemy.orm.exc import StaleDataError
 
 from domain import audit, confidence
 from domain.actors import SYSTEM, Actor, require_athlete
 from domain.dedup import ConfirmPreview, Wanted, candidates, preview_one
 from domain.enums import AuditAction, AuditTarget, MemoryConfidence, MemoryStatus, MemoryType, ProposalStatus
-from domain.errors import EditConflict, InvalidInput, NotFound, PermissionDenied
+from domain.errors import InvalidInput, NotFound, PermissionDenied
 from domain.import_marks import apply_import_marks, is_imported
-from domain.memory_writes import change_memory, count_again, insert_memory, supersede
+from domain.memory_writes import change_memory, count_again, flush_versioned, insert_memory, supersede
 from domain.models import Memory, Proposal, SourceText, User
 from domain.schemas import ProposalEdit
 from domain.types import utcnow
@@ -247,10 +246,7 @@ def _change(
     before = proposal_snapshot(proposal)
     for name, value in fields.items():
         setattr(proposal, name, value)
-    try:
-        session.flush()
-    except StaleDataError:
-        raise EditConflict(conflict) from None
+    flush_versioned(session, conflict)
     audit.record(
         session,
         actor=actor,
