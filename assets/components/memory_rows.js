@@ -7,9 +7,8 @@ export default {
     <div class="mr-memory-list" role="list">
       <div v-for="row in rows" :key="row.id" class="mr-memory" :class="{ 'mr-memory-hidden': row.hidden }"
            role="listitem" :aria-label="row.name">
-        <q-checkbox v-if="selecting" dense class="mr-memory-check" :model-value="row.selected"
-                    :aria-label="'Select: ' + row.name"
-                    @update:model-value="(value) => $emit('select', { id: row.id, value: value })" />
+        <q-checkbox v-if="selecting" dense class="mr-memory-check" :model-value="isTicked(row)"
+                    :aria-label="'Select: ' + row.name" @update:model-value="(value) => tick(row, value)" />
         <div class="mr-memory-body">
           <div class="mr-memory-text" :class="{ 'mr-clamp': row.long && !open[row.id] }">{{ row.text }}</div>
           <q-btn v-if="row.long" flat dense no-caps color="brand" class="mr-expand"
@@ -44,9 +43,23 @@ export default {
     hiddenNote: String,
   },
   data() {
-    return { open: {} };
+    return { open: {}, ticked: {} };
+  },
+  watch: {
+    // New rows from the server carry its selection; a tick made here since is in them.
+    rows() {
+      this.ticked = {};
+    },
   },
   methods: {
+    isTicked(row) {
+      return row.id in this.ticked ? this.ticked[row.id] : row.selected;
+    },
+    // A tick shows at once and only its event goes to the server, which does not send the rows back.
+    tick(row, value) {
+      this.ticked[row.id] = value;
+      this.$emit("select", { id: row.id, value: value });
+    },
     act(row, action) {
       this.$emit("action", { id: row.id, action: action });
     },

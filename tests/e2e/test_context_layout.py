@@ -5,6 +5,7 @@ and its one Undo, focus after a delete, toasts kept off the Undo bar, a long mem
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -142,3 +143,31 @@ def test_bulk_delete_then_one_undo_and_a_long_memory_clamps(page: Page, server: 
     expect(card.get_by_role("button", name="Show less")).to_have_attribute("aria-expanded", "true")
     taller = text.bounding_box()
     assert taller is not None and taller["height"] > 2 * height["height"]
+
+
+def test_a_tick_shows_at_once_and_the_rows_are_not_sent_again(page: Page, server: Server) -> None:
+    received: list[Any] = []  # sizes of what the server sends over the socket
+    page.on("websocket", lambda socket: socket.on("framereceived", lambda payload: received.append(payload)))
+    log_in(page, server, "alex", "demo-alex")
+    memories(page).get_by_role("button", name="Select").click()
+    nurse = memories(page).get_by_role("checkbox", name=f"Select: {NURSE}")
+    treadmill = memories(page).get_by_role("checkbox", name=f"Select: {TREADMILL}")
+    expect(nurse).to_have_attribute("aria-checked", "false")
+    before = len(received)
+    nurse.click()
+    expect(nurse).to_have_attribute("aria-checked", "true")
+    expect(memories(page).get_by_text("1 selected")).to_be_visible()
+    after_tick = [str(frame) for frame in received[before:]]
+    assert after_tick and not any(TREADMILL in frame for frame in after_tick), "a tick sent the rows back"
+
+    everything = memories(page).get_by_role("checkbox", name="All shown")
+    everything.click()
+    expect(treadmill).to_have_attribute("aria-checked", "true")
+    everything.click()
+    expect(memories(page).get_by_text("0 selected")).to_be_visible()
+    expect(nurse).to_have_attribute("aria-checked", "false")
+    expect(treadmill).to_have_attribute("aria-checked", "false")
+    treadmill.click()
+    expect(treadmill).to_have_attribute("aria-checked", "true")
+    expect(nurse).to_have_attribute("aria-checked", "false")
+    expect(memories(page).get_by_text("1 selected")).to_be_visible()

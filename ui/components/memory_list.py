@@ -99,6 +99,7 @@ class MemoryList:
         self.facts: dict[int, RowFacts] = {m.id: f for m, f in data.rows.facts()}
         self.selecting = False
         self.selected: dict[int, Memory] = {}
+        self._showing_selection = False
         self.rows: MemoryRows | None = None
         self._reloads = 0  # reloads started; only the newest one's answer is shown
         self.chips = TypeChips(self.bar.choose_type).mark("type-chips")
@@ -133,7 +134,7 @@ class MemoryList:
         shown_ids = {m.id for m in self.shown}
         self.selected = {i: m for i, m in self.selected.items() if i in shown_ids}
         self.show_counts()
-        self.bulk_bar.refresh()
+        self.show_selection()
         self.render.refresh()
         if focus_at is not None:
             self.focus_row(focus_at)
@@ -169,44 +170,64 @@ class MemoryList:
             self.selected[memory.id] = memory
         else:
             self.selected.pop(memory.id, None)
-        self.bulk_bar.refresh()
+        self.show_selection()
 
     def _select_all(self, value: bool) -> None:
+        if self._showing_selection:
+            return  # the box was set to show the selection, not ticked by the athlete
         self.selected = {m.id: m for m in self.shown} if value else {}
-        self.bulk_bar.refresh()
+        self.show_selection()
         if self.rows is not None:
             self.rows.mark_selected(set(self.selected))
 
+    def _chosen(self) -> list[Memory]:
+        return list(self.selected.values())
+
     @ui.refreshable_method
     def bulk_bar(self) -> None:
+        """Built when selecting starts; a tick only updates it (`show_selection`)."""
         if not self.selecting:
             return
-        count = len(self.selected)
-        chosen = list(self.selected.values())
         with ui.element("div").classes("mr-bulk").props('role="toolbar" aria-label="Selected memories"'):
-            every = bool(self.shown) and count == len(self.shown)
-            ui.checkbox("All shown", value=every, on_change=lambda e: self._select_all(bool(e.value))).props(
-                "dense"
-            ).mark("memories-select-all")
-            ui.label(f"{count} selected").classes("mr-meta").mark("selected-count")
+            self.select_all = ui.checkbox("All shown", on_change=lambda e: self._select_all(bool(e.value)))
+            self.select_all.props("dense").mark("memories-select-all")
+            self.selected_count = ui.label().classes("mr-meta").mark("selected-count")
             delete = ui.button("Delete", icon="delete_outline", color="danger").props("flat dense no-caps")
-            delete.on_click(lambda: self._bulk(delete, self.bulk.delete(chosen))).mark("bulk-delete")
+            delete.on_click(lambda: self._bulk(delete, self.bulk.delete(self._chosen()))).mark("bulk-delete")
             hide = ui.button("Hide from coach", icon="visibility_off", color="meta").props("flat dense no-caps")
-            hide.on_click(lambda: self._bulk(hide, self.bulk.hide(chosen))).mark("bulk-hide")
+            hide.on_click(lambda: self._bulk(hide, self.bulk.hide(self._chosen()))).mark("bulk-hide")
             retype = ui.button("Change type", icon="category", color="meta").props("flat dense no-caps")
             retype.mark("bulk-type")
             with retype, ui.menu().props('auto-close role="menu"'):
                 for memory_type in TYPE_ORDER:
                     ui.menu_item(
                         TYPE_SINGULAR[memory_type],
-                        on_click=lambda t=memory_type: self._bulk(retype, self.bulk.change_type(chosen, t)),
+                        on_click=lambda t=memory_type: self._bulk(retype, self.bulk.change_type(self._chosen(), t)),
                     ).props('role="menuitem"').mark(f"bulk-type-{memory_type.value}")
-            merge = ui.button("Merge", icon="merge", color="meta").props("flat dense no-caps").mark("bulk-merge")
-            if count == 2:
-                merge.on_click(lambda: open_merge_dialog(chosen[0], chosen[1], self._merged))
-            merge.set_enabled(count == 2)
-            for button in (delete, hide, retype):
-                button.set_enabled(count > 0)
+            self.merge_button = ui.button("Merge", icon="merge", color="meta").props("flat dense no-caps")
+            self.merge_button.on_click(self._merge).mark("bulk-merge")
+            self.acting_buttons = (delete, hide, retype)
+        self.show_selection()
+
+    def show_selection(self) -> None:
+        """The bar's count, "All shown" and which actions apply, for the selection as it is now."""
+        if not self.selecting:
+            return
+        count = len(self.selected)
+        self._showing_selection = True
+        try:
+            self.select_all.set_value(bool(self.shown) and count == len(self.shown))
+        finally:
+            self._showing_selection = False
+        self.selected_count.set_text(f"{count} selected")
+        self.merge_button.set_enabled(count == 2)
+        for button in self.acting_buttons:
+            button.set_enabled(count > 0)
+
+    def _merge(self) -> None:
+        chosen = self._chosen()
+        if len(chosen) == 2:
+            open_merge_dialog(chosen[0], chosen[1], self._merged)
 
     async def _merged(self) -> None:
         self.selected.clear()
@@ -216,7 +237,7 @@ class MemoryList:
     async def _bulk(self, button: ui.button, work: Awaitable[None]) -> None:
         await busy(button, lambda: work)
         self.selected.clear()
-        self.bulk_bar.refresh()
+        self.show_selection()
 
     # ---- the list ----
 

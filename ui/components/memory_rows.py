@@ -171,8 +171,7 @@ class MemoryRows(ui.element, component=ASSETS / "components" / "memory_rows.js")
         if memory is None:
             return
         value = bool(event.args.get("value"))
-        for row in self._rows:
+        for row in self._rows:  # kept for the next time the rows are sent; the browser shows the tick already
             if row["id"] == memory.id:
                 row["selected"] = value
-        self._publish()
         self.on_select(memory, value)
