@@ -12,7 +12,7 @@ from domain.extraction.lexicon import APOSTROPHE as _A
 
 _SENTENCE_RE = re.compile(r"(?:[^.!?;\n\r\u2028\u2029]|\.(?=\w))+[.!?;]*")
 _CLAUSE_SEP_RE = re.compile(
-    r",|(?<!kids)(?<!children):\s|\s[-–—]+\s|[()]|\b(?:but|though|although|however|whereas|plus)\b"
+    r"(?<!\d),|,(?!\d)|(?<!kids)(?<!children)(?<!goal)(?<!goals)(?<!target)(?<!aim):\s|\s[-–—]+\s|[()]|\b(?:but|though|although|however|whereas|plus)\b"
     r"|\b(?:and|so)\s+(?=(?:i|i" + _A + r"m|i" + _A + r"ve|i" + _A + r"d|my|then|we)\b)|\bthen\b"
     # a second like or dislike: "I love trail runs and hate the track"
     r"|\b(?:and|but)\s+(?=(?:hate|love|loathe|detest|dislike|adore|prefer|enjoy|can" + _A + r"?t\s+stand)\b)"

@@ -11,7 +11,7 @@ from domain.content import normalize
 from domain.enums import CONFIDENCE_RANK, MemoryConfidence, MemorySource, MemoryType
 from domain.extraction.clauses import Span, SpanSet, sentences, statement_clauses
 from domain.extraction.facts import RESPONSE_CONTEXT_TAGS, Fact, rule_facts
-from domain.extraction.injuries import Carry, body_mentions, injuries, session_soreness
+from domain.extraction.injuries import Carry, body_mentions, injuries, session_soreness, sessions_and_habit
 from domain.extraction.lexicon import ANY_BODY_PART, ANY_TIME, CONTEXT, INTENSITY, all_tags, tags_in
 from domain.extraction.lexicon import APOSTROPHE as _A
 from domain.extraction.prefilter import fast_pattern
@@ -118,8 +118,11 @@ class RuleExtractor:
         """Injuries first; a training response in a clause that states an injury is that injury, and
         soreness that a kind of session always brings is a training response."""
         facts = []
+        habit: bool | None = None
         for i in injuries(people, sentence, clauses, carry):
-            if session_soreness(people.text, i.span):
+            if habit is None:
+                habit = sessions_and_habit(people.text, sentence)
+            if session_soreness(people.text, i.span, habit):
                 sore = people.text[i.span.start : i.span.end]
                 tags = (*i.tags, *INTENSITY.tags(sore), *(t for t in CONTEXT.tags(sore) if t in RESPONSE_CONTEXT_TAGS))
                 facts.append(Fact(RESPONSE, i.span, tuple(dict.fromkeys(tags)), MemoryConfidence.MEDIUM))

@@ -69,13 +69,14 @@ _SESSION_RE = re.compile(
 _CAUSE_RE = re.compile(
     r"\b(?:leaves?|left\s+me|makes?|gives?|always|every\s+(?:single\s+)?time|each\s+time|whenever|for\s+days"
     r"|(?:the\s+)?(?:day|days|morning)\s+after|next\s+day|usually|tends?\s+to|after\s+(?:every|each|any|all|anything)"
-    r"|stays?|(?:on|in|during)\s+(?:every|each|any|all)|as\s+(?:usual|always)|like\s+always|per\s+usual|for\s+(?:two|three|four|\d+|a\s+few|several)\s+days|after\s+(?:about|around|roughly)\s+\w+\s+(?:hours?"
+    r"|stays?|(?:on|in|during)\s+(?:every|each|any|all)|usual|as\s+always|like\s+always|(?:like|as\s+on)\s+every|for\s+(?:two|three|four|\d+|a\s+few|several)\s+days|after\s+(?:about|around|roughly)\s+\w+\s+(?:hours?"
     r"|minutes?|mins|k|km|kms|miles?))\b",
     re.IGNORECASE,
 )
 _SORENESS_RE = re.compile(
     r"\b(?:sore\w*|stiff\w*|tight\w*|achy|aching|ache|heavy|trashed|wrecked|smashed|destroyed|burn\w*|scream\w*"
-    r"|doms|battered|dead|cooked|fried|cramp\w*|tired|shot|grumpy|niggly|cranky|angry|unhappy|barking|kill)\b",
+    r"|doms|battered|dead|cooked|fried|cramp\w*|tired|shot|grumpy|niggly|cranky|angry|unhappy|barking|kill|tender"
+    r"|toast)\b",
     re.IGNORECASE,
 )
 _REAL_INJURY_RE = re.compile(
@@ -83,6 +84,11 @@ _REAL_INJURY_RE = re.compile(
     r"|tendin\w*|fasciitis|splints|rolled|twisted|pulled|broke|broken|chronic|history|recurring|old)\b",
     re.IGNORECASE,
 )
+
+
+# An ache is a pain: across clauses ("Left knee started aching at 20k, as it does on every long run") it stays an
+# injury; "Calves cramped at 3k, always happens on bricks" is a response.
+_PAIN_LIKE_RE = re.compile(r"\b(?:ach\w*|hurt\w*|flar\w*|twing\w*)\b", re.IGNORECASE)
 
 
 # "Treadmill running always gives me shin pain": pain that a kind of session gives is a response too.
@@ -93,9 +99,21 @@ _GIVES_PAIN_RE = re.compile(
 )
 
 
-def session_soreness(text: str, span: Span) -> bool:
-    """True when the injury read from `span` is soreness a kind of session brings on."""
-    if _SESSION_RE.search(text, span.start, span.end) is None or _CAUSE_RE.search(text, span.start, span.end) is None:
+def sessions_and_habit(text: str, sentence: Span) -> bool:
+    """Whether `sentence` names a kind of session and a word of cause or habit (once per sentence: linear)."""
+    return (
+        _SESSION_RE.search(text, sentence.start, sentence.end) is not None
+        and _CAUSE_RE.search(text, sentence.start, sentence.end) is not None
+    )
+
+
+def session_soreness(text: str, span: Span, in_sentence: bool = False) -> bool:
+    """True when the injury read from `span` is soreness a kind of session brings on. The session and the
+    word of habit may stand in another clause of the sentence (`in_sentence`, from `sessions_and_habit`: "I
+    love tempo runs but they always leave my hip sore", "Calves cramped at 3k, always happens on bricks"),
+    unless the injury's own word is a pain ("Knee started aching at 20k, as it does on every long run")."""
+    own = _SESSION_RE.search(text, span.start, span.end) and _CAUSE_RE.search(text, span.start, span.end)
+    if not own and (not in_sentence or _PAIN_LIKE_RE.search(text, span.start, span.end) is not None):
         return False
     real = [m.group().lower() for m in _REAL_INJURY_RE.finditer(text, span.start, span.end)]
     if not real:

@@ -358,15 +358,13 @@ RULES: tuple[Rule, ...] = (
         r"|\b(?:he|she|they)\s+works?\s+(?:as|at|in|for|nights|weekends|shifts|from\s+home|long\s+hours"
         r"|part[-\s]time|full[-\s]time)\b"
         r"|\bworking\s+(?:from\s+home|remotely|nights|night\s+shifts|shifts|part[-\s]time|full[-\s]time|two\s+jobs"
-        r"|offshore|abroad|overseas|on\s+the\s+rigs)\b|\bjob\s+as\s+(?:an?\s+)?\w+"
+        r"|offshore|abroad|overseas|on\s+the\s+rigs)\b|\b(?:job|shifts?|career|living)\s+as\s+(?:an?\s+)?\w+"
         r"|" + I_AM + r"working\s+(?:in|at|for|as)\s+(?!(?:the\s+)?(?:mornings?|evenings?|weekends?|moment)\b)\w+"
         r"|\bback\s+to\s+work\b(?:\s+\w+){0,3}?\s+after\s+(?:mat|maternity|pat|paternity|parental)\s+leave\b"
         r"|\b(?:\d|two|three|four|five)\s+on[,\s]+(?:\d|two|three|four|five)\s+off\b"
         # a bare occupation as a whole clause: "Teacher, two kids, ...", "ICU nurse on nights"
-        r"|^(?:as\s+)?(?:an?\s+)?(?:(?!(?:the|my|his|her|their|our|your)\b)[\w-]+\s+)?(?:nurse|teacher|chef|postie|postman"
-        r"|postwoman|firefighter|paramedic|police\s+officer|carer|care\s+worker|midwife|pilot|engineer|accountant|lawyer"
-        r"|solicitor|developer|programmer|electrician|plumber|builder|farmer|student|shift\s+worker|social\s+worker"
-        r"|civil\s+servant|barista|cleaner|soldier|doctor|vet|miner|driver|porter|carer)s?(?:\s+on\s+(?:nights|shifts"
+        r"|^(?:as\s+)?(?:an?\s+)?(?:(?!(?:the|my|his|her|their|our|your)\b)[\w-]+\s+)?(?:" + _OCCUPATIONS + r"|carer"
+        r"|software\s+dev|dev)s?(?:\s+on\s+(?:nights|shifts"
         r"|days|earlies|lates|call|the\s+wards?|rotation)\b|\s+by\s+(?:trade|profession)\b|(?:\s+(?:fyi|btw|here|lol))?$)",
         tags=("context:work",),
     ),
@@ -487,9 +485,23 @@ RULES: tuple[Rule, ...] = (
         MEDIUM,
         r"\bmy\s+(?:main\s+|big\s+|only\s+|real\s+)?(?:goal|target|aim|dream)\s+(?:this\s+(?:year|season)\s+|for\s+\w+\s+)?"
         r"(?:is|are|=)\s+(?:to\s+)?(?:\w+\s+)?(?:break|run|get|finish|complete|qualify|go|do|hit|beat|make|sub[-\s]?\d"
-        r"|pb|pr|bq)\b|\bi\s+(?:really\s+)?(?:want|hope|plan|would\s+love|" + _A + r"d\s+love)\s+to\s+(?:qualify\s+for"
-        r"|break\s+\d|go\s+sub|run\s+(?:a\s+)?sub|get\s+(?:a\s+)?(?:bq|sub)|finish\s+(?:an?\s+|my\s+first\s+)?(?:ultra"
+        r"|pb|pr|bq)\b|\bi(?:\s+really|\s+would|" + _A + r"d)?\s+(?:want|hope|plan|love|like)\s+to\s+(?:qualify\s+for"
+        r"|break\s+\d+|go\s+sub|run\s+(?:a\s+)?sub|get\s+(?:a\s+)?(?:bq|sub)|finish\s+(?:an?\s+|my\s+first\s+)?(?:ultra"
         r"|marathon|ironman|100))\b|\b(?:aiming|going)\s+for\s+(?:a\s+)?(?:sub[-\s]?\d|bq|pb\s+in|pr\s+in)",
+        tags=("context:goal",),
+    ),
+    _rule(
+        # a goal stated as a heading or a plan: "Long-term goal is to qualify", "Big goal: finish the CCC",
+        # "Target race is Berlin", "planning to do an ultra next year", "I'd like to get a marathon in"
+        "goal_statement",
+        CONTEXT,
+        MEDIUM,
+        r"(?:^|\b(?:my|our|the)\s+)(?:(?:big|main|long[-\s]term|short[-\s]term|season|race|real|ultimate|next|dream"
+        r"|stretch|secret|b|a|key)\s+)?(?:goals?|targets?(?:\s+race)?|a[-\s]race|aim|dream)(?:\s+(?:for|this|next)\s+"
+        r"(?:this\s+|next\s+|the\s+)?(?:year|season|spring|summer|autumn|fall|winter))?\s*(?:is|are|:|=|will\s+be)\s*\w"
+        r"|\b(?:planning|plan|hoping|hope|want|going|aiming)\s+to\s+(?:do|run|race|enter|tackle|complete|finish|attempt|get"
+        r"|try)\s+(?:\w+\s+){0,3}?(?:marathons?|half|ultras?|10k|5k|races?|triathlons?|ironman|parkrun|50k|100k|miler"
+        r"|70\.3|ultramarathon)\b",
         tags=("context:goal",),
     ),
     _rule(
