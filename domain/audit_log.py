@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any, TypeVarTuple
 
-from sqlalchemy import ColumnElement, Select, TableClause, and_, select
+from sqlalchemy import ColumnElement, Select, TableClause, and_, false, select
 from sqlalchemy.orm import Session, aliased
 
 from domain import audit_checkpoints
@@ -21,12 +21,15 @@ from domain.access_log import record_admin_view
 from domain.actors import require_admin
 from domain.admin_deleted import day_start
 from domain.audit import ChainReport
-from domain.audit_search import Narrowing, text_scope
+from domain.audit_search import Narrowing, planned_with, text_scope
 from domain.enums import REMOVAL_ACTIONS, AccessKind, AuditAction
 from domain.errors import NotFound
 from domain.models import AuditEvent, User
 
 MAX_PAGE_SIZE = 200
+RECENT_EVENTS = 250  # a PostgreSQL text search tests these events' words, then reads the rest through its index
+ALONG_ORDER = {"enable_bitmapscan": False}  # the recent events, each tested for the words
+THROUGH_INDEX = {"enable_indexscan": False, "enable_seqscan": False}  # the rest: the text index's matches
 MAX_TEXT = 200
 STATUS_ACTIONS = frozenset({AuditAction.DELETE, AuditAction.RESTORE, AuditAction.UNDO_DELETE})
 
@@ -109,16 +112,15 @@ def audit_page(
     size = max(1, min(page_size, MAX_PAGE_SIZE))
     scope = _scope(session, filters)
     if newer_than is not None:
-        rows = _fetch(session, scope, scope.key > newer_than, ascending=True, limit=size + 1)
+        rows = _fetch(session, scope, after=newer_than, ascending=True, limit=size + 1)
         has_newer = len(rows) > size
         rows = list(reversed(rows[:size]))
-        has_older = _exists(session, scope, scope.key <= newer_than)
+        has_older = _exists(session, scope, before=newer_than + 1, ascending=False)
     else:
-        bound = scope.key < older_than if older_than is not None else None
-        rows = _fetch(session, scope, bound, ascending=False, limit=size + 1)
+        rows = _fetch(session, scope, before=older_than, ascending=False, limit=size + 1)
         has_older = len(rows) > size
         rows = rows[:size]
-        has_newer = older_than is not None and _exists(session, scope, scope.key >= older_than)
+        has_newer = older_than is not None and _exists(session, scope, after=older_than - 1, ascending=True)
     record_admin_view(
         session,
         admin,
@@ -132,7 +134,7 @@ def audit_page(
 def audit_event(session: Session, actor: User | None, *, seq: int) -> tuple[AuditRow, list[FieldChange]]:
     """One event with its before/after as a field-by-field diff; the view is recorded."""
     admin = require_admin(actor)
-    rows = _fetch(session, _Scope(None), AuditEvent.seq == seq, ascending=False, limit=1)
+    rows = _fetch(session, _Scope(None), after=seq - 1, before=seq + 1, ascending=False, limit=1)
     if not rows:
         raise NotFound("Audit event not found.")
     row = rows[0]
@@ -150,15 +152,19 @@ def chain_status(session: Session, actor: User | None, *, full: bool = False) ->
 @dataclass(frozen=True)
 class _Scope:
     """The events a filter selects: a condition, the table a text search starts from (SQLite's
-    index), and the column pages are ordered and bounded by (the event's seq, or that index's rowid)."""
+    index), the column pages are ordered and bounded by (the event's seq, or that index's rowid),
+    and whether pages must be read recent-first then through the text index (PostgreSQL's text
+    search: see `_fetch`)."""
 
     condition: ColumnElement[bool] | None
     start_from: TableClause | None = None
     key: ColumnElement[int] = field(default_factory=lambda: AuditEvent.seq.expression)
+    index_after_recent: bool = False
+    other_filters: ColumnElement[bool] | None = None  # the filters but the text's
 
 
 def _scope(session: Session, filters: AuditFilter) -> _Scope:
-    condition = filter_condition(filters)
+    other_filters = condition = filter_condition(filters)
     text = filters.text.strip()[:MAX_TEXT]
     if not text:
         return _Scope(condition)
@@ -173,7 +179,8 @@ def _scope(session: Session, filters: AuditFilter) -> _Scope:
     )
     search = text_scope(session, text, narrowing)
     condition = search.condition if condition is None else and_(condition, search.condition)
-    return _Scope(condition, search.start_from, search.key)
+    index_after_recent = search.start_from is None
+    return _Scope(condition, search.start_from, search.key, index_after_recent, other_filters)
 
 
 def filter_condition(filters: AuditFilter) -> ColumnElement[bool] | None:
@@ -203,21 +210,107 @@ def _from(stmt: Select[*Ts], scope: _Scope) -> Select[*Ts]:
 def _fetch(
     session: Session,
     scope: _Scope,
-    bound: ColumnElement[bool] | None,
     *,
+    after: int | None = None,
+    before: int | None = None,
     ascending: bool,
     limit: int,
 ) -> list[AuditRow]:
+    """Up to `limit` events with after < key < before, nearest the starting end first.
+
+    PostgreSQL's planner may read a text search along seq (or along the athlete's events) and test
+    each event's words until it has a page: quick for a word in many recent events, but a word in
+    none, or none recent, then reads the whole log computing every event's words (12 s at 1,000,000
+    events), and the planner picks that plan whenever its estimate of the word's frequency is off
+    (no statistics yet after a bulk load, or a word common only long ago). So such a page is read
+    in two bounded steps: the RECENT_EVENTS nearest events the other filters select, each tested for
+    the words (a word in many of them fills the page at once), then the rest through the text index
+    only (its cost follows the word's matches, never the log's size)."""
+    if not scope.index_after_recent:
+        return _fetch_between(session, scope, after, before, ascending=ascending, limit=limit)
+    recent, rest = _recent(session, scope, after, before, ascending=ascending)
+    with planned_with(session, **ALONG_ORDER):
+        rows = _fetch_between(session, recent, None, None, ascending=ascending, limit=limit)
+    if len(rows) < limit and rest is not None:
+        with planned_with(session, **THROUGH_INDEX):
+            keys = _keys_between(
+                session, scope, *rest, ascending=ascending, limit=limit - len(rows), through_index=True
+            )
+        if keys:
+            rows += _fetch_between(
+                session, _Scope(AuditEvent.seq.in_(keys)), None, None, ascending=ascending, limit=limit
+            )
+    return rows
+
+
+def _exists(session: Session, scope: _Scope, *, after: int | None = None, before: int | None = None,
+            ascending: bool) -> bool:  # fmt: skip
+    if not scope.index_after_recent:
+        return bool(_keys_between(session, scope, after, before, ascending=ascending, limit=1))
+    recent, rest = _recent(session, scope, after, before, ascending=ascending)
+    with planned_with(session, **ALONG_ORDER):
+        if _keys_between(session, recent, None, None, ascending=ascending, limit=1):
+            return True
+    if rest is None:
+        return False
+    with planned_with(session, **THROUGH_INDEX):
+        return bool(_keys_between(session, scope, *rest, ascending=ascending, limit=1, through_index=True))
+
+
+Bounds = tuple[int | None, int | None]  # (after, before), both exclusive
+
+
+def _recent(
+    session: Session, scope: _Scope, after: int | None, before: int | None, *, ascending: bool
+) -> tuple[_Scope, Bounds | None]:
+    """(the text search within the RECENT_EVENTS events nearest the starting end that the other
+    filters select, the bounds of the events beyond them or None when there are none)."""
+    nearest = select(AuditEvent.seq).where(*_between(_Scope(None), after, before))
+    if scope.other_filters is not None:
+        nearest = nearest.where(scope.other_filters)
+    order = AuditEvent.seq.asc() if ascending else AuditEvent.seq.desc()
+    keys = list(session.scalars(nearest.order_by(order).limit(RECENT_EVENTS)))
+    recent = _Scope(
+        and_(scope.condition, AuditEvent.seq.in_(keys)) if keys and scope.condition is not None else false()
+    )
+    if len(keys) < RECENT_EVENTS:
+        return recent, None
+    return recent, ((keys[-1], before) if ascending else (after, keys[-1]))
+
+
+def _between(
+    scope: _Scope, after: int | None, before: int | None, *, through_index: bool = False
+) -> list[ColumnElement[bool]]:
+    """The key's bounds; `through_index`: as a test of each row the text index finds (`key + 0`
+    is no index's expression), so no index scan of a range of seq joins in."""
+    key = scope.key + 0 if through_index else scope.key
+    return [c for c in (key > after if after is not None else None,
+                        key < before if before is not None else None) if c is not None]  # fmt: skip
+
+
+def _fetch_between(
+    session: Session, scope: _Scope, after: int | None, before: int | None, *, ascending: bool, limit: int
+) -> list[AuditRow]:
     athlete = aliased(User)
     stmt = _from(select(AuditEvent, athlete.username), scope).outerjoin(athlete, athlete.id == AuditEvent.athlete_id)
-    if bound is not None:
-        stmt = stmt.where(bound)
+    stmt = stmt.where(*_between(scope, after, before))
     stmt = stmt.order_by(scope.key.asc() if ascending else scope.key.desc()).limit(limit)
     return [to_row(event, username) for event, username in session.execute(stmt)]
 
 
-def _exists(session: Session, scope: _Scope, bound: ColumnElement[bool]) -> bool:
-    return session.scalar(_from(select(scope.key), scope).where(bound).limit(1)) is not None
+def _keys_between(
+    session: Session,
+    scope: _Scope,
+    after: int | None,
+    before: int | None,
+    *,
+    ascending: bool,
+    limit: int,
+    through_index: bool = False,
+) -> list[int]:
+    stmt = _from(select(scope.key), scope).where(*_between(scope, after, before, through_index=through_index))
+    stmt = stmt.order_by(scope.key.asc() if ascending else scope.key.desc()).limit(limit)
+    return list(session.scalars(stmt))
 
 
 def iter_rows(session: Session, filters: AuditFilter, *, batch_size: int = 1000) -> Iterator[AuditRow]:
@@ -225,8 +318,7 @@ def iter_rows(session: Session, filters: AuditFilter, *, batch_size: int = 1000)
     scope = _scope(session, filters)
     older_than: int | None = None
     while True:
-        bound = scope.key < older_than if older_than is not None else None
-        batch = _fetch(session, scope, bound, ascending=False, limit=batch_size)
+        batch = _fetch(session, scope, before=older_than, ascending=False, limit=batch_size)
         yield from batch
         if len(batch) < batch_size:
             return

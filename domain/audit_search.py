@@ -16,6 +16,8 @@ parameter.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -83,6 +85,29 @@ def text_scope(session: Session, user_text: str, narrowing: Narrowing) -> TextSc
     if after is not None:
         parts.append(rowid < after)
     return TextScope(and_(*parts), FTS_TABLE, rowid)
+
+
+@contextmanager
+def planned_with(session: Session, **settings: bool) -> Iterator[None]:
+    """On PostgreSQL, plan the statements inside with these planner methods on or off
+    (`enable_indexscan=False`, …), whatever the planner estimates; the settings last until the
+    block ends, inside the transaction. Elsewhere, nothing."""
+    if session.get_bind().dialect.name != "postgresql" or not settings:
+        yield
+        return
+    names = list(settings)
+    current = ", ".join(f"current_setting('{name}')" for name in names)
+    saved = session.execute(text(f"SELECT {current}")).one()
+    _set(session, dict(zip(names, ["on" if on else "off" for on in settings.values()], strict=True)))
+    try:
+        yield
+    finally:
+        _set(session, dict(zip(names, saved, strict=True)))
+
+
+def _set(session: Session, values: dict[str, str]) -> None:
+    assigned = ", ".join(f"set_config('{name}', :{name}, true)" for name in values)
+    session.execute(text(f"SELECT {assigned}"), values)
 
 
 def _meta_tokens(narrowing: Narrowing) -> list[str]:

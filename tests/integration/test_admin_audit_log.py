@@ -7,9 +7,10 @@ import io
 from datetime import timedelta
 from typing import Any
 
+import pytest
 from sqlalchemy import Engine, event, update
 
-from domain import memories
+from domain import audit_log, memories
 from domain.audit_export import _safe, export_csv
 from domain.audit_log import AuditFilter, Summary, audit_event, audit_page, chain_status, diff, summarize
 from domain.enums import AccessKind, AuditAction
@@ -171,7 +172,7 @@ def _page_query_plan(engine: Engine, admin: User, filters: AuditFilter) -> str:
             audit_page(session, admin, filters=filters)
     finally:
         event.remove(engine, "before_cursor_execute", keep)
-    statement, parameters = statements[0]
+    statement, parameters = statements[-1]  # on PostgreSQL the first tests only the recent events
     with engine.connect() as connection:
         if engine.dialect.name == "sqlite":
             rows = connection.exec_driver_sql(f"EXPLAIN QUERY PLAN {statement}", parameters).all()
@@ -182,7 +183,10 @@ def _page_query_plan(engine: Engine, admin: User, filters: AuditFilter) -> str:
         return "\n".join(str(row[0]) for row in connection.exec_driver_sql(f"EXPLAIN {statement}", parameters))
 
 
-def test_text_search_reads_the_index_not_the_log(engine: Engine, athlete: User, admin: User) -> None:
+def test_text_search_reads_the_index_not_the_log(
+    engine: Engine, athlete: User, admin: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(audit_log, "RECENT_EVENTS", 2)  # PostgreSQL: the older events through the index
     for n in range(5):
         make_memory(engine, athlete, f"Easy run number {n}")
     plan = _page_query_plan(engine, admin, AuditFilter(text="easy run"))
@@ -208,7 +212,13 @@ def test_text_search_matches_the_words_people_read(engine: Engine, athlete: User
     assert len(found("create")) == 2  # the action
 
 
-def test_text_search_pages_by_keyset_both_ways(engine: Engine, athlete: User, admin: User) -> None:
+@pytest.mark.parametrize("recent", [250, 2, 1])
+def test_text_search_pages_by_keyset_both_ways(
+    engine: Engine, athlete: User, admin: User, recent: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On PostgreSQL pages are read from the `recent` nearest events, then through the index: the
+    same pages wherever that split falls."""
+    monkeypatch.setattr(audit_log, "RECENT_EVENTS", recent)
     for n in range(7):
         make_memory(engine, athlete, f"Tempo run {n}" if n % 2 == 0 else f"Long ride {n}")
     text = AuditFilter(text="tempo")
@@ -235,10 +245,13 @@ def test_text_search_forgets_what_a_hard_delete_redacted(engine: Engine, athlete
         assert [r.action for r in audit_page(session, admin, filters=AuditFilter(text="asked")).rows] == ["hard_delete"]
 
 
+@pytest.mark.parametrize("recent", [250, 3])
 def test_text_with_other_filters_finds_what_each_finds_alone(
-    engine: Engine, athlete: User, other_athlete: User, admin: User
+    engine: Engine, athlete: User, other_athlete: User, admin: User, recent: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """On SQLite the other filters also go into the index query (tokens, a seq range): same rows."""
+    """On SQLite the other filters also go into the index query (tokens, a seq range); on PostgreSQL
+    the recent events are those the other filters select: same rows."""
+    monkeypatch.setattr(audit_log, "RECENT_EVENTS", recent)
     knee = make_memory(engine, athlete, "Knee pain after long runs")
     make_memory(engine, other_athlete, "Knee feels fine on hills")
     _edit(engine, athlete, knee.id, "Knee pain after runs over 18 km")
