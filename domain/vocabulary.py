@@ -99,13 +99,13 @@ CONTEXT_TOPICS: dict[str, str] = {
     ),
     "travel": (
         r"travel\w*|trips?|hotels?|flights?|flying|airports?|business\s+trips?|away\s+for\s+work|on\s+the\s+road"
-        r"|jet[-\s]?lag\w*|long[-\s]haul"
+        r"|jet[-\s]?lag\w*|long[-\s]haul|away\s+(?=(?:every|most|all|for|in|on|at|with|from\s+home)\b)"
     ),
     "kids": (
         r"school\s+runs?|nursery|kids?|children|child|sons?|daughters?|baby|toddlers?|twins|newborn"
         r"|(?:dad|mum|mom|mother|father)\s+of|single\s+(?:mum|mom|dad|parent|mother|father)|(?:only|solo|lone)\s+parent"
         r"|school\s+(?:drop[-\s]?offs?|pick[-\s]?ups?)|\d+[-\s](?:week|month|year)[-\s]olds?|(?<=our\s)(?:youngest|eldest|oldest)"
-        r"|(?:two|three|four|five|\d)\s+(?:young\s+|little\s+)?(?:boys|girls)"
+        r"|(?:two|three|four|five|\d)\s+(?:young\s+|little\s+|teenage\s+|teen\s+|grown[-\s]up\s+)?(?:boys|girls)|teenagers"
         r"|stay[-\s]at[-\s]home\s+(?:mum|mom|dad|parent)|(?:two|three|four|five|\d)\s+under\s+(?:\d+|two|three|four|five"
         r"|six|seven|eight|ten)"
     ),
@@ -134,7 +134,7 @@ CONTEXT_TOPICS: dict[str, str] = {
         r"|murmur|afib|atrial\s+fibrillation|raynaud\w*|hypermobil\w*|osteopenia|osteoporosis|scoliosis|fibromyalgia"
         r"|lupus|multiple\s+sclerosis|sleep\s+apn\w*"
     ),
-    "altitude": r"altitude",
+    "altitude": r"altitude|\d[,.]?\d{3}\s*(?:m|metres|meters)(?=\W|$)",
     "goal": r"marathon|half\s+marathon|ultra|ironman|goal\s+race|target\s+race|a\s+race",
 }
 

@@ -37,7 +37,8 @@ _SYMPTOM_RE = re.compile(
 )
 _RECOVERED_RE = re.compile(
     r"\b(?:heal(?:ed|ing\s+well)|recovered|gone|went\s+away|disappeared|vanished|resolved|cleared\s+up|no\s+longer"
-    r"|anymore|back\s+to\s+normal|all\s+good|[\w]+[-\s]free)\b",
+    r"|anymore|back\s+to\s+normal|all\s+good|[\w]+[-\s]free|fine\s+(?:now|after(?:wards)?)|one[-\s]off"
+    r"|ha(?:ve|s)n" + _A + r"?t\s+(?:had|felt)\s+(?:it|them|one|any|that)|(?:didn|doesn)" + _A + r"?t\s+hurt)\b",
     re.IGNORECASE,
 )
 _HYPOTHETICAL_RE = re.compile(
@@ -203,15 +204,26 @@ def _body_tags(bodies: Sequence[re.Match[str]]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(BODY.tag(b) for b in bodies))
 
 
+def _gone_after(low: str, clauses: Sequence[Span], i: int) -> bool:
+    """The next clause says the complaint went, without a body part of its own: "Calf tight early on, gone
+    by 2k", "Back was sore from gardening but it's fine now" (but a soreness that always comes and goes stays)."""
+    if i + 1 >= len(clauses):
+        return False
+    nxt = clauses[i + 1]
+    return _RECOVERED_LOW_RE.search(low, nxt.start, nxt.end) is not None and not body_mentions(low, nxt)
+
+
 def injuries(people: People, sentence: Span, clauses: Sequence[Span], carry: Carry | None) -> list[Injury]:
     """Injury facts of one sentence; `carry` is a clause of the sentence before naming a body part only."""
     text = people.text
     found: list[Injury] = []
     pending = carry
     header: Span | None = None
-    for clause in clauses:
+    for i, clause in enumerate(clauses):
         bodies = body_mentions(people.lower, clause)
         symptoms = _live_symptoms(text, people.lower, clause)
+        if symptoms and _gone_after(people.lower, clauses, i) and not _CAUSE_RE.search(text, clause.start, clause.end):
+            symptoms = []
         span = clause
         if header is not None and bodies and not symptoms:  # "Injuries: left achilles (2022), right knee"
             if not people.about_someone_else(sentence, clause, bodies[0].start()):

@@ -99,6 +99,26 @@ _REACTION = (
 )
 
 
+# A goal as a heading: "Long-term goal is to qualify", "Big goal: finish the CCC", "Target race is Berlin".
+_GOAL_HEAD = (
+    r"(?:(?:big|main|long[-\s]term|short[-\s]term|season|race|real|ultimate|next|dream|stretch|secret|b|a|key)\s+)?"
+    r"(?:goals?|targets?(?:\s+race)?|a[-\s]race|aim|dream)(?:\s+(?:for|this|next)\s+(?:this\s+|next\s+|the\s+)?"
+    r"(?:year|season|spring|summer|autumn|fall|winter))?\s*(?:is|are|:|=|will\s+be)\s*\w"
+)
+
+
+# A stay somewhere else: "heading to the Alps for three weeks", "we're in Kenya for three months" (but not
+# "I'm in a boot for six weeks").
+_STAY_AWAY = (
+    r"\b(?:(?:heading|going|off|flying|moving|travell?ing)\s+(?:out\s+|over\s+|away\s+)?to\s+(?:the\s+)?"
+    r"|(?:away|(?:we|i)(?:" + _A + r"re|\s+are|" + _A + r"m|\s+am|" + _A + r"ll\s+be|\s+will\s+be))\s+(?:away\s+)?in\s+"
+    r"(?!(?:a|an|the|my|our|this|that|training|rehab|physio|recovery|pain|agony|bed|hospital|isolation|quarantine"
+    r"|lockdown|taper|shape|pieces|bits|good|bad|great)\b))"
+    r"(?:[\w-]+\s+){1,3}?for\s+(?:a|an|one|two|three|four|five|six|\d+|a\s+couple\s+of|a\s+few|the\s+next)\s+"
+    r"(?:weeks?|months?|fortnight)\b"
+)
+
+
 @dataclass(frozen=True)
 class Rule:
     name: str
@@ -414,7 +434,7 @@ RULES: tuple[Rule, ...] = (
         r"|newborn|baby|twins)\b|\bsolo\s+parent\w*|\bonly\s+parent\b|\b(?:twins|kids|children|baby|toddler"
         r"|little\s+ones?)\s+(?:start|starts|started|go|goes|are\s+starting|is\s+starting)\s+(?:at\s+)?(?:nursery"
         r"|school|preschool|reception|childcare)\b|^(?:and\s+)?(?:\d+|two|three|four|five|six)\s+(?:young\s+"
-        r"|little\s+|small\s+)?(?:kids|children|boys|girls|sons|daughters)(?:\s+(?:under\s+\w+|at\s+home))?$"
+        r"|little\s+|small\s+|teenage\s+|teen\s+|grown[-\s]up\s+|older\s+|school[-\s]age\s+)?(?:kids|children|boys|girls|sons|daughters)(?:\s+(?:under\s+\w+|at\s+home))?$"
         r"|^(?:kids|children)\s*:\s*(?:\d+|one|two|three|four|five|six)\b",
         tags=("context:family",),
     ),
@@ -487,20 +507,15 @@ RULES: tuple[Rule, ...] = (
         r"(?:is|are|=)\s+(?:to\s+)?(?:\w+\s+)?(?:break|run|get|finish|complete|qualify|go|do|hit|beat|make|sub[-\s]?\d"
         r"|pb|pr|bq)\b|\bi(?:\s+really|\s+would|" + _A + r"d)?\s+(?:want|hope|plan|love|like)\s+to\s+(?:qualify\s+for"
         r"|break\s+\d+|go\s+sub|run\s+(?:a\s+)?sub|get\s+(?:a\s+)?(?:bq|sub)|finish\s+(?:an?\s+|my\s+first\s+)?(?:ultra"
-        r"|marathon|ironman|100))\b|\b(?:aiming|going)\s+for\s+(?:a\s+)?(?:sub[-\s]?\d|bq|pb\s+in|pr\s+in)",
-        tags=("context:goal",),
-    ),
-    _rule(
+        r"|marathon|ironman|100))\b|\b(?:aiming|going)\s+for\s+(?:a\s+)?(?:sub[-\s]?\d|bq|pb\s+in|pr\s+in)"
         # a goal stated as a heading or a plan: "Long-term goal is to qualify", "Big goal: finish the CCC",
         # "Target race is Berlin", "planning to do an ultra next year", "I'd like to get a marathon in"
-        "goal_statement",
-        CONTEXT,
-        MEDIUM,
-        r"(?:^|\b(?:my|our|the)\s+)(?:(?:big|main|long[-\s]term|short[-\s]term|season|race|real|ultimate|next|dream"
-        r"|stretch|secret|b|a|key)\s+)?(?:goals?|targets?(?:\s+race)?|a[-\s]race|aim|dream)(?:\s+(?:for|this|next)\s+"
-        r"(?:this\s+|next\s+|the\s+)?(?:year|season|spring|summer|autumn|fall|winter))?\s*(?:is|are|:|=|will\s+be)\s*\w"
-        r"|\b(?:planning|plan|hoping|hope|want|going|aiming)\s+to\s+(?:do|run|race|enter|tackle|complete|finish|attempt|get"
-        r"|try)\s+(?:\w+\s+){0,3}?(?:marathons?|half|ultras?|10k|5k|races?|triathlons?|ironman|parkrun|50k|100k|miler"
+        r"|^"
+        + _GOAL_HEAD
+        + r"|\b(?:my|our|the)\s+"
+        + _GOAL_HEAD
+        + r"|\b(?:planning|plan|hoping|hope|want|going|aiming)\s+to\s+(?:do|run|race|enter|tackle|complete|finish"
+        r"|attempt|get|try)\s+(?:\w+\s+){0,3}?(?:marathons?|half|ultras?|10k|5k|races?|triathlons?|ironman|parkrun|50k|100k|miler"
         r"|70\.3|ultramarathon)\b",
         tags=("context:goal",),
     ),
@@ -518,7 +533,9 @@ RULES: tuple[Rule, ...] = (
         + r"(?:a\s+)?(?:type\s*[12]\s+)?(?:diabetic|asthmatic|anaemic|anemic|coeliac|celiac|epileptic|hypothyroid)\b"
         r"|\b(?:put\s+me\s+on|i(?:" + _A + r"m|\s+am)\s+(?:on|taking)|i\s+take)\s+(?:\w+\s+){0,2}?(?:medication|meds"
         r"|beta[-\s]blockers?|insulin|levothyroxine|thyroxine|statins|an?\s+inhaler|inhalers)\b"
-        r"|\baltitude\s+(?:camp|training\s+camp|block|tent)\b"
+        r"|\baltitude\s+(?:camp|training\s+camp|block|tent)\b|\b(?:at|to)\s+altitude\b"
+        r"|\b(?:live|living|based|staying|stay|sleeping|sleep)\s+at\s+(?:about\s+|around\s+|roughly\s+)?\d[,.]?\d{3}\s*"
+        r"(?:m|metres|meters|ft|feet)\b"
         # what the athlete has to train with: "only have access to a treadmill", "no pool nearby"
         r"|\b(?:i|we)\s+(?:only\s+|just\s+)?(?:have|get|" + _A + r"ve\s+got)\s+(?:no\s+)?access\s+to\b"
         r"|\bno\s+access\s+to\b|\b(?:i|we)\s+(?:have|" + _A + r"ve\s+got)\s+(?:a|an)\s+(?:[\w-]+\s+)?(?:treadmill|turbo"
@@ -568,8 +585,11 @@ RULES: tuple[Rule, ...] = (
         r"|regularly|constantly|weekly|most\s+weeks|all\s+the\s+time|monthly|fortnightly|once\s+a\s+month"
         r"|twice\s+a\s+month)\b|\b(?:away|travel\w*)\s+for\s+work\b"
         r"|\btravel\w*\b(?:\s+[\w-]+){1,5}?\s+for\s+work\b"
-        r"|\bworking\s+away\b|\baway\s+with\s+work\b|\bwork\s+(?:has|takes|sends|keeps)\s+me\s+(?:in|to|away|on\s+the\s+road|abroad"
-        r"|travel\w*|all\s+over)\b|\bon\s+the\s+road\s+(?:for|a\s+lot|most|half|\w+\s+(?:days|weeks|nights)|every|constantly"
+        # a stay somewhere else: "heading to Colorado for a month", "we're in Kenya for three months"
+        r"|"
+        + _STAY_AWAY
+        + r"|\bworking\s+away\b|\baway\s+with\s+work\b|\bwork\s+(?:has|takes|sends|keeps)\s+me\s+(?:in|to|away"
+        r"|on\s+the\s+road|abroad|travel\w*|all\s+over)\b|\bon\s+the\s+road\s+(?:for|a\s+lot|most|half|\w+\s+(?:days|weeks|nights)|every|constantly"
         r"|again)\b|\b(?:in|from)\s+hotels\b|\bhotel\s+(?:gyms|treadmills|rooms"
         r"|life)\b|\bbusiness\s+trips?\b|\bwork\s+trips?\b|\bliving\s+out\s+of\s+a\s+suitcase\b|\bi\s+"
         + _ADV
