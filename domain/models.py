@@ -103,12 +103,12 @@ class Memory(Base):
     __table_args__ = (
         Index("ix_memories_athlete_status_updated", "athlete_id", "status", "updated_at"),
         Index("ix_memories_status_deleted_at", "status", "deleted_at"),
-        Index("ix_memories_athlete_id_version", "athlete_id", "id", "version"),  # the coach index's fingerprint
         # The memory list: each type's page in updated order, and counts and the confidence
-        # sort read from the index alone (domain/memory_lists.py).
+        # sort read from the index alone (domain/memory_lists.py); with `version`, the coach
+        # index's fingerprint too (domain/coach_index.py; migration 0010: one index fewer to write).
         Index(
             "ix_memories_athlete_type_updated",
-            *("athlete_id", "status", "type", "updated_at", "id", "confidence", "occurrences", "source"),
+            *("athlete_id", "status", "type", "updated_at", "id", "confidence", "occurrences", "source", "version"),
         ),
         # the list's "newest" and "most seen" sorts, a page read in index order (migration 0009)
         Index("ix_memories_athlete_status_created", "athlete_id", "status", "created_at", "id"),
@@ -153,7 +153,10 @@ class MemoryTag(Base):
     of this type with this tag" by one index probe. Written only by domain/memory_tags.py."""
 
     __tablename__ = "memory_tags"
-    __table_args__ = (Index("ix_memory_tags_lookup", "athlete_id", "type", "tag", "updated_at", "memory_id"),)
+    __table_args__ = (
+        Index("ix_memory_tags_lookup", "athlete_id", "type", "tag", "updated_at", "memory_id"),
+        {"sqlite_with_rowid": False},  # the primary key is the table (migration 0010)
+    )
 
     memory_id: Mapped[int] = mapped_column(ForeignKey("memories.id", ondelete="CASCADE"), primary_key=True)
     tag: Mapped[str] = mapped_column(Text, primary_key=True)
