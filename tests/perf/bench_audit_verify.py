@@ -1,4 +1,4 @@
-"""`audit verify` at 1,000,000 events (quick: 100,000) on SQLite and PostgreSQL: the whole chain
+"""`audit verify` at 1,000,000 events (quick: 50,000) on SQLite and PostgreSQL: the whole chain
 (`--full`, what the Audit tab ran on every open before), then from the last checkpoint after 1,000
 new events; and the audit log's text search (p95, a word that matches and one that does not) beside
 the LIKE '%…%' scan it replaced.

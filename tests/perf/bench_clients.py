@@ -3,7 +3,7 @@ proposals) at the same moment: page-ready p95 (navigation until the first memory
 the server's memory per connected client and whether it is released when they leave, and the
 event loop's worst lag meanwhile (the server's opt-in probe, MEMORY_REVIEW_LAG_PROBE=1).
 
-N = 20 and 50 (10 in quick mode), each against a freshly started server on a copy of the same
+N = 20 and 50 (quick mode: 10, warm round only), each against a freshly started server on a copy of the same
 generated database, twice: "cold", the first N after the start, and "warm", N more while N others
 are already open (the memory an open page adds on a server that has filled its connection pools,
 caches and worker threads; the cold figure includes that one-time fill). The N pages are tabs of
@@ -149,7 +149,7 @@ def run(quick: bool = False) -> None:
         with tempfile.TemporaryDirectory(prefix="bench-clients-") as tmp:
             folder = Path(tmp)
             shutil.copyfile(path, folder / "app.sqlite3")
-            for warm in (False, True):
+            for warm in (True,) if quick else (False, True):  # quick: the figure that matters, open pages
                 with serve(folder / "app.sqlite3", folder, lag_probe=True) as running:
                     outcome = asyncio.run(_measure(running, clients, loaded.usernames[0], warm=warm))
                 _report(outcome, "warm" if warm else "cold")

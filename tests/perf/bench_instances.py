@@ -174,7 +174,7 @@ def _measure(running: Cluster, one_port: int, quick: bool) -> None:
         "proxy_1": f"http://127.0.0.1:{one_port}",
         "proxy_2": running.proxy_url,
     }
-    seconds, rounds = (6, 1) if quick else (15, 2)
+    seconds, rounds = (3, 1) if quick else (15, 2)
     print(f"Browser page views, {TABS} Chromium tabs, {seconds} s per target and round:", flush=True)
     cookies, views = asyncio.run(_browser_runs(targets, seconds, rounds))
     print(f"HTTP page builds (GET / of a logged-in athlete), {CLIENTS} clients, {seconds} s per target and round:")

@@ -1,6 +1,6 @@
 """Search and the memory list at scale, on SQLite and PostgreSQL, each beside its naive contrast.
 
-- Per-athlete search over 1,000,000 memories (quick: 100,000): the count and first page of an
+- Per-athlete search over 1,000,000 memories (quick: 50,000): the count and first page of an
   athlete's matches (the service `list_memories`), and the Context page's search (every type's
   first page and count, `list_memories_by_type`), for common and rare words; beside it a
   `LIKE '%word%'` scan (ILIKE on PostgreSQL) of the same athlete's content and tags, giving the
@@ -41,7 +41,7 @@ from persistence.uow import unit_of_work
 from tests.perf import dataset
 from tests.perf.figures import record
 
-SEARCH_QUICK = dataset.Spec(athletes=100, memories=100_000, heavy=(2_000, 20_000), audit_events=20_000)
+SEARCH_QUICK = dataset.Spec(athletes=100, memories=50_000, heavy=(2_000, 20_000), audit_events=10_000)
 RUNS, QUICK_RUNS = 60, 20
 WARM_UP = 3
 SAMPLED_ATHLETES = 30
@@ -52,7 +52,7 @@ ALL_TYPES = dict.fromkeys(MemoryType, PAGE)
 
 def run(quick: bool = False) -> None:
     spec = SEARCH_QUICK if quick else dataset.MILLION
-    size = "100k" if quick else "1m"
+    size = "50k" if quick else "1m"
     runs = QUICK_RUNS if quick else RUNS
     path, loaded = dataset.cached(spec)
     engine = make_engine(f"sqlite:///{path}")
