@@ -46,6 +46,7 @@ BODY_PARTS: dict[str, str] = {
         r"(?!\s+(?:to|on|in|into|home|half|end|from|up|out|off|at)\b)"
         r"|back(?=\s+(?:pain|ache|aches|aching|spasms?|issues?|problems?|injury|is|was|went|hurts?|hurting"
         r"|tightness|stiffness|feels|felt|flared|seized|locked)\b)|lumbar|si\s+joint|sciatica"
+        r"|(?:herniated|slipped|bulging|prolapsed)\s+discs?|l[1-5]\s*[/-]\s*(?:l[1-5]|s1)"
     ),
     "shoulder": r"shoulders?|rotator\s+cuff|collarbones?|clavicles?",
     "it band": r"it[-\s]?bands?|itb|itbs|iliotibial(?:\s+band)?",
@@ -114,21 +115,21 @@ CONTEXT_TOPICS: dict[str, str] = {
     ),
     "commute": r"commut\w*",
     "gym": r"gyms?|weights|squats|deadlifts|lift(?:s|ing)?|strength(?:\s+training|\s+work)?|crossfit|s\s*&\s*c",
-    "climbing": r"climb(?:er|ers|ing)|boulder\w*",
+    "climbing": r"climb(?:er|ers|ing)|boulder\w*|(?<=\bi\s)climb\b",
     "cycling": r"cycl\w*|bikes?|biking|rides?|riding|spin(?:\s+class(?:es)?)?|peloton|turbo(?:\s+trainer)?|zwift",
     "swimming": r"swim\w*|swam|swum|pool",
     "rowing": r"rowing|rower|rowers|erg|ergs|sculling|sculls?",
     "yoga": r"yoga",
     "pilates": r"pilates",
-    "triathlon": r"tri|triathlon\w*|triathlete|ironman|70\.3",
+    "triathlon": r"tri|triathlon\w*|triathlete|ironman|70\.3|bricks?(?!\s+walls?)",
     "team sport": (
         r"football|soccer|rugby|hockey|netball|basketball|tennis|squash|padel|five-a-side|5-a-side|handball"
         r"|volleyball|cricket|lacrosse|hurling|baseball|softball"
     ),
     "sleep": r"sleep\w*|insomnia",
-    "study": r"studying|student|exams?|university|uni|college|phd",
+    "study": r"studying|student|exams?|finals|dissertation|thesis|revision|university|uni|college|phd",
     "health": (
-        r"asthma\w*|diabet\w*|type\s*[12]|anaemi\w*|anemi\w*|thyroid|hypothyroid\w*|coeliac|celiac|ibs|crohn\w*"
+        r"asthma\w*|pacemaker|allerg\w*|diabet\w*|type\s*[12]|anaemi\w*|anemi\w*|thyroid|hypothyroid\w*|coeliac|celiac|ibs|crohn\w*"
         r"|migraines?|menopaus\w*|perimenopaus\w*|blood\s+pressure|medication|heart\s+condition|arrhythmia|epilep\w*"
         r"|endometriosis|pcos|arthritis|long\s+covid|low\s+iron|beta[-\s]blockers?|insulin|inhalers?|heart\s+murmur"
         r"|murmur|afib|atrial\s+fibrillation|raynaud\w*|hypermobil\w*|osteopenia|osteoporosis|scoliosis|fibromyalgia"

@@ -22,7 +22,7 @@ _CLAUSE_SEP_RE = re.compile(
     re.IGNORECASE,
 )
 _QUESTION_START_RE = re.compile(
-    r"^\W*(?:should|shall|can|could|would|will|do|does|did|is|are|was|were|am|have|has|what|what"
+    r"^\W*(?:(?:so|and|but|or|then)\s+)?(?:should|shall|can|could|would|will|do|does|did|is|are|was|were|am|have|has|what|what"
     + _A
     + r"?s|why|how|which|where|when|who|any|anyone|thoughts|wondering|wonder|ok\s+to|okay\s+to)\b",
     re.IGNORECASE,

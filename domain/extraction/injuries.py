@@ -20,7 +20,7 @@ _SYMPTOM_RE = re.compile(
     r"|impinge\w*|sublux\w*|instability|unstable|wobbly|pinged|twanged|went\s+over\s+on|hernia\w*|concussion\w*"
     r"|issues?|problems?|cramp\w*|pulled|herniat\w*|bulg\w*|prolaps\w*|slipped|complain\w*|torn|tear|tore|fractur\w*|bruised|flare[sd]?|flaring|acting\s+up"
     r"|playing\s+up|plays?\s+up|grumbl\w*|complaining|throbb\w*|click\w*|gave\s+out|giving\s+out|locked\s+up|seized|surgery"
-    r"|rolled|(?<!foam\s)rolling|rolls|twisted|dodgy|cranky|barking|screaming|trashed|wrecked|killing\s+me|bugging\s+me|bothering\s+me"
+    r"|in\s+a\s+(?:cast|boot|brace|sling|splint)|rehabb\w*|rehabilitat\w*|(?<=is\s)shot|(?<=are\s)shot|rolled|(?<!foam\s)rolling|rolls|twisted|dodgy|cranky|barking|screaming|trashed|wrecked|killing\s+me|bugging\s+me|bothering\s+me"
     r"|bothers\s+me|not\s+(?:\w+\s+)?(?:right|great|happy|good)|wonky|tender|spasms?|weak|operat(?:ed|ion)|scoped"
     r"|reconstruct\w*|broke|broken|dislocat\w*|ruptur\w*|creak\w*|agony|agonising|excruciating|sciatica|went\s+again"
     r"|popped|stress\s+reaction|bursitis|shin\s+splints|dodgy|achey|knackered|iffy|grumpy|angry|flare[-\s]?ups?"

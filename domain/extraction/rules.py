@@ -15,7 +15,8 @@ PREFERENCE, CONTEXT, RESPONSE = MemoryType.PREFERENCE, MemoryType.CONTEXT, Memor
 
 _ADV = (
     r"(?:(?:really|absolutely|genuinely|actually|definitely|honestly|just|still|also|much|generally|usually|normally"
-    r"|always|mostly|typically|totally|often|sometimes|only|kinda|kind\s+of|do|tend\s+to|seem\s+to|can\s+only|happily)\s+)"
+    r"|always|mostly|typically|totally|often|sometimes|only|kinda|kind\s+of|do|tend\s+to|seem\s+to|can\s+only"
+    r"|happily)\s+)"
 )
 I_AM = r"\bi(?:" + _A + r"?m|\s+am)\s+"
 RUN_OBJECT_RE = re.compile(
@@ -24,7 +25,8 @@ RUN_OBJECT_RE = re.compile(
     r"|mornings?|evenings?|early|alone|company|road|roads|rain|heat|humid\w*|cold|hard|recovery|reps|treadmills?"
     r"|dreadmill|music|podcasts?|headphones|groups?|club|solo|dark|night|nights|lunch\w*|weekends?|gym|pool|swim\w*"
     r"|bike|cycling|long|sprints?|descents?|downhills?|uphills?|climbs|loops?|laps|routes?|pace|structure|plans?"
-    r"|miles|kms?|k|zone\s*2|\d+\s*[ap]m|alarms?|starts?|heart\s+rate|strava|watch|gps|coffee|breakfast|fasted|crowds|people|friends?|dog"
+    r"|miles|kms?|k|zone\s*2|\d+\s*[ap]m|alarms?|starts?|heart\s+rate|strava|watch|gps|coffee|breakfast|fasted"
+    r"|crowds|people|friends?|dog"
     r"|vert|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?"
     r"|ergs?|erg\s+pieces|rowing|climb\w*|boulder\w*|rock|crags?|indoors|outdoors|open\s+water|rides?|riding|turbo"
     r"|zwift|lifting|weights|yoga|pilates|spin|squats|deadlifts|matches|games|lengths|laps|doubles|bricks?"
@@ -32,13 +34,15 @@ RUN_OBJECT_RE = re.compile(
     re.IGNORECASE,
 )
 _OCCUPATIONS = (
-    r"nurse|teacher|doctor|gp|surgeon|physio(?:therapist)?|paramedic|firefighter|fireman|police\s*(?:man|woman|officer)?"
+    r"nurse|teacher|doctor|gp|surgeon|physio(?:therapist)?|paramedic|firefighter|fireman|police\s*(?:man|woman"
+    r"|officer)?"
     r"|officer|engineer|developer|programmer|designer|architect|lawyer|solicitor|barrister|accountant|chef|cook"
     r"|waiter|waitress|barista|farmer|builder|carpenter|electrician|plumber|mechanic|driver|pilot|soldier|student"
     r"|consultant|manager|cleaner|caregiver|pharmacist|dentist|vet|scientist|researcher|journalist|writer"
     r"|lecturer|professor|midwife|postman|postwoman|courier|cashier|receptionist|analyst|banker|trader|musician"
     r"|artist|photographer|hairdresser|personal\s+trainer|social\s+worker|surveyor|labourer|civil\s+servant"
-    r"|postie|security\s+guard|postdoc|phd\s+student|grad\s+student|paralegal|shop\s+assistant|hgv\s+driver|lorry\s+driver|bus\s+driver"
+    r"|postie|security\s+guard|postdoc|phd\s+student|grad\s+student|paralegal|shop\s+assistant|hgv\s+driver"
+    r"|lorry\s+driver|bus\s+driver"
     r"|shift\s+worker|warehouse\s+worker|retail\s+worker|care\s+worker|health\s*care\s+worker|tradesman"
     r"|miner|welder|joiner|roofer|plasterer|bricklayer|painter|decorator|gardener|landscaper|labourer|laborer"
     r"|radiographer|optician|therapist|psychologist|counsell?or|instructor|lifeguard|porter|nanny|childminder"
@@ -57,7 +61,8 @@ _FAMILY_NOUN = (
 )
 _COUNT = r"(?:\d+|one|two|three|four|five|six|a|an)"
 STIMULUS = (
-    r"(?:intervals?|tempos?(?:\s+runs?)?|long\s+runs?|hills?|hill\s+repeats|speed\s*work|speed\s+sessions?|track\s+sessions?|races?"
+    r"(?:intervals?|tempos?(?:\s+runs?)?|easy\s+(?:runs?|days?|sessions?|miles)|recovery\s+runs?|long\s+runs?"
+    r"|hills?|hill\s+repeats|speed\s*work|speed\s+sessions?|track\s+sessions?|races?"
     r"|high\s+volume|bricks?|brick\s+sessions?|runs?\s+off\s+the\s+bike|evening\s+sessions?"
     r"|racing|back[-\s]to[-\s]back\s+\w+|high\s+mileage|mileage|hard\s+(?:sessions?|days?|efforts?)|workouts?"
     r"|heat|humidity|strides|doubles|early\s+runs?|morning\s+runs?|evening\s+runs?|descents?|downhills?"
@@ -89,11 +94,13 @@ _BODY_SUBJECT = (
 _RESPONSE_OBJECT = r"(?:me|them|him|her|my|their|his|the\s+athlete)\b"
 _FEELING = (
     r"(?:tired|sore|wrecked|flat|sluggish|dizzy|nauseous|sick|drained|exhausted|shattered|knackered|dead|strong|great"
-    r"|better|faster|hungry|stiff|out|stronger|weaker|fresher|worse|fitter|wiped|cooked|fried|spent|useless|broken|rubbish|awful|terrible|crap|rough|heavy|lethargic|groggy|slow|ropey|ropy)"
+    r"|better|faster|hungry|stiff|out|stronger|weaker|fresher|worse|fitter|wiped|cooked|fried|spent|useless"
+    r"|broken|rubbish|awful|terrible|crap|rough|heavy|lethargic|groggy|slow|ropey|ropy)"
 )
 
 _REACTION = (
-    r"(?:wrecked|wiped|knackered|shattered|exhausted|drained|flat|sluggish|heavy|dead|jelly|awful|terrible|sick"
+    r"(?:wrecked|wiped|fried|cooked|toast|trashed|smashed|battered|knackered|shattered|exhausted|drained|flat"
+    r"|sluggish|heavy|dead|jelly|awful|terrible|sick"
     r"|nause\w*|dizzy|light[-\s]headed|headaches?|cramp(?:s|ing|ed)?|stitch(?:es)?|bonk\w*|fades?|struggles?|starving"
     r"|ravenous|wired|buzzing|sore|stiff|achy|doms|hit\s+the\s+wall)\b"
 )
@@ -161,7 +168,8 @@ RULES: tuple[Rule, ...] = (
         r"\s+|much\s+)?(?:best|better|ideal|my\s+favou?rite)|suits?\s+me|(?:is|are)\s+(?:always\s+|just\s+|really\s+)?"
         r"(?:rough|hard|tough|a\s+struggle|a\s+nightmare|impossible|the\s+worst|awful|horrible|torture)\s+for\s+me)\b"
         # "I'm at my best in the afternoon"
-        r"|" + I_AM + r"(?:at\s+my\s+best|strongest|fastest|freshest|sharpest|happiest)\s+(?:in\s+the\s+|at\s+|on\s+"
+        r"|" + I_AM + r"(?:at\s+my\s+best|(?:much\s+|way\s+|far\s+)?better|strongest|fastest|freshest|sharpest"
+        r"|happiest)\s+(?:in\s+the\s+|at\s+|on\s+"
         r"|during\s+)?" + _TIME + r"\b",
     ),
     _rule(
@@ -170,9 +178,11 @@ RULES: tuple[Rule, ...] = (
         MEDIUM,
         r"(?:" + I_AM + r"|\b(?:(?:he|she)(?:" + _A + r"s|\s+is)|they(?:" + _A + r"re|\s+are))\s+)"
         r"(?:\w+\s+){0,2}?(?:an?|more\s+of\s+an?)\s+(?:morning|evening|night|early|lunchtime)\s+"
-        r"(?:person|runner|bird|riser|trainer|swimmer|rider|cyclist|type|girl|guy)\b|\b(?:early\s+bird|night\s+owl)\b"
+        r"(?:person|runner|bird|riser|trainer|gal|lady|woman|man|kind|swimmer|rider|cyclist|type|girl|guy)\b"
+        r"|\b(?:early\s+bird|night\s+owl)\b"
         # without "I am": "Not a morning person!!"
-        r"|(?:^|\bnot\s+)(?:really\s+|much\s+of\s+)?(?:an?\s+|more\s+of\s+an?\s+)?(?:morning|evening|night|early|lunchtime)\s+"
+        r"|(?:^|\bnot\s+)(?:really\s+|much\s+of\s+)?(?:an?\s+|more\s+of\s+an?\s+)?(?:morning|evening|night|early"
+        r"|lunchtime)\s+"
         r"(?:person|runner|bird|riser|trainer|type)\b",
     ),
     _rule(
@@ -186,9 +196,8 @@ RULES: tuple[Rule, ...] = (
         + r"{1,3}(?:run|train|go\s+out|head\s+out|get\s+out|do\s+my\s+(?:\w+\s+)?(?:runs?|rides?|swims?|sessions?"
         r"|intervals|workouts?))"
         r"|(?:run|train|race"
-        r"|feel|do)\s+(?:much\s+|way\s+|far\s+)?(?:best|better))\b(?:\s+\w+){0,4}?\s+(?:in\s+the\s+|at\s+|on\s+my\s+|during\s+)?"
-        + _TIME
-        + r"\b",
+        r"|feel|do)\s+(?:much\s+|way\s+|far\s+)?(?:best|better))\b(?:\s+\w+){0,4}?\s+(?:in\s+the\s+|at\s+"
+        r"|on\s+my\s+|during\s+)?" + _TIME + r"\b",
     ),
     _rule(
         # the same habit in a clause without "I": "mostly run before 7am", "usually train at lunch"
@@ -252,7 +261,8 @@ RULES: tuple[Rule, ...] = (
         r"|\bover\b(?:\s+[\w-]+){1,4}?\s+any\s+day\b|\bi(?:" + _A + r"d|\s+would)\s+(?:always\s+|usually\s+)?(?:choose"
         r"|pick|take|go\s+for)\b(?:\s+[\w-]+){1,4}?\s+over\b(?!\s+(?:that|this|it|them)\b)"
         r"|\b(?:is|are)\s+a\s+(?:hard\s+|big\s+|definite\s+)?no\s*$|\bi(?:" + _A + r"d|\s+would)\s+" + _ADV + r"{0,2}"
-        r"(?:like|enjoy|love|do|run|swim|ride|train|race|climb)\s+(?!to\s+(?:ask|know|check|talk|say)\b)(?:\w+\s+){1,6}?"
+        r"(?:like|enjoy|love|do|run|swim|ride|train|race|climb)\s+(?!to\s+(?:ask|know|check|talk"
+        r"|say)\b)(?:\w+\s+){1,6}?"
         r"(?:more|better)?\s*(?:if|when"
         r"|but)\b|\bgive\s+me\s+(?:an?\s+|the\s+)?\w+(?:\s+\w+)?\s+over\b|\bnothing\s+beats\b|\bmy\s+idea\s+of"
         r"\s+(?:hell|heaven|fun)\b|\b(?:is|are)\s+(?:what|the\s+thing)\s+(?:that\s+)?keeps?\s+me\s+going\b"
@@ -264,12 +274,16 @@ RULES: tuple[Rule, ...] = (
         r"|" + I_AM + r"(?:really\s+|so\s+|very\s+|big\s+|super\s+|massively\s+)?into\b"
         r"|\b(?:is|are)\s+(?:just\s+|honestly\s+|absolute\s+|pure\s+)?(?:torture|hell|my\s+nemesis|my\s+kryptonite"
         r"|the\s+best|the\s+worst|a\s+joy|a\s+chore|a\s+slog)\b"
-        r"|\bmy\s+(?:absolute\s+|all[-\s]time\s+|least\s+)?favou?rite\s+(?:[\w-]+\s+)?(?:is|are|has\s+to\s+be|would\s+be)\b|\b(?:is|are)\s+(?:a\s+)?no[-\s]go\b"
-        r"|\bhighlight\s+of\s+my\s+(?:week|day|month)\b|\b(?:is|are|will\s+be)\s+(?:totally\s+|really\s+)?my\s+(?:thing|jam|happy\s+place|therapy|escape"
+        r"|\bmy\s+(?:absolute\s+|all[-\s]time\s+|least\s+)?favou?rite\s+(?:[\w-]+\s+)?(?:is|are|has\s+to\s+be"
+        r"|would\s+be)\b|\b(?:is|are)\s+(?:a\s+)?no[-\s]go\b"
+        r"|\bhighlight\s+of\s+my\s+(?:week|day|month)\b|\b(?:is|are|will\s+be)\s+(?:totally\s+"
+        r"|really\s+)?my\s+(?:thing|jam|happy\s+place|therapy|escape"
         r"|sanity|meditation|zen|me[-\s]time)\b"
         r"|\b(?:weekends?|mornings?|evenings?|saturdays?|sundays?|weekdays?)\s+(?:is|are)\s+(?:for|reserved\s+for"
-        r"|kept\s+for|made\s+for)\b|\b(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekends?)"
-        r"\s+(?:is|are)\s+(?:always\s+)?(?:my\s+|the\s+)?(?:long\s+run|long\s+ride|rest|recovery|race|swim|gym|hill|interval"
+        r"|kept\s+for|made\s+for)\b|\b(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?"
+        r"|weekends?)"
+        r"\s+(?:is|are)\s+(?:always\s+)?(?:my\s+|the\s+)?(?:long\s+run|long\s+ride|rest|recovery|race|swim|gym"
+        r"|hill|interval"
         r"|track|tempo|speed|strength)\s+days?\b|\bi(?:"
         + _A
         + r"d|\s+would)\s+only\s+(?:ever\s+)?(?:run|train|ride|swim"
@@ -286,7 +300,8 @@ RULES: tuple[Rule, ...] = (
         + _A
         + r"?t\s+be\s+doing\s+with\b"
         r"|\bmakes?\s+(?:the\s+)?"
-        r"(?:\w+\s+){0,2}?(?:miles?|runs?|kms?)\s+(?:fly|go)\b|\b(?:more|less)\s+(?:motivated|consistent|productive|relaxed|focused)\b|\b(?:much|way|far|so"
+        r"(?:\w+\s+){0,2}?(?:miles?|runs?|kms?)\s+(?:fly|go)\b|\b(?:more|less)\s+(?:motivated|consistent"
+        r"|productive|relaxed|focused)\b|\b(?:much|way|far|so"
         r"\s+much)\s+(?:more|less)\s+(?:fun|enjoyable)\b",
         needs_run_object=True,
     ),
@@ -297,7 +312,8 @@ RULES: tuple[Rule, ...] = (
         r"^(?:(?:always|never|only)\s+(?:run|train)(?=\s+(?:alone|solo|with|on\s+my\s+own|in\s+the|at)\b)"
         r"|(?:big|huge|massive)\s+fan\s+of|not\s+a\s+(?:big\s+)?fan\s+of|(?:(?:really|much|honestly|genuinely)\s+)?"
         r"(?:would\s+|" + _A + r"d\s+)?(?:much\s+)?rather\s+(?:do|run|go|have|be|take|train|race|stick)"
-        r"|(?:absolutely\s+|really\s+|much\s+|honestly\s+|tbh\s+|genuinely\s+|way\s+|far\s+|definitely\s+|defo\s+)?(?:love"
+        r"|(?:absolutely\s+|really\s+|much\s+|honestly\s+|tbh\s+|genuinely\s+|way\s+|far\s+|definitely\s+"
+        r"|defo\s+)?(?:love"
         r"|hate|loathe|adore|prefer|enjoy|enjoying|loving|dread|can"
         + _A
         + r"?t\s+stand))\s+(?!it\b|this\b|that\b|you\b)",
@@ -330,7 +346,9 @@ RULES: tuple[Rule, ...] = (
         + _A
         + r"s)\s+(?:much\s+)?(?:better|best|easier)\b(?=(?:\s+\w+){0,3}?\s+"
         + _TIME
-        + r"\b)|\b(?:only|best|usual|main)\s+(?:slot|window|time|chance)\s+(?:is|are|=)\s+(?:\w+\s+){0,2}?"
+        + r"\b)|\b(?:only|best|usual|main)\s+(?:slot|window|time|chance)\s+(?:that\s+works?\s+(?:for\s+me\s+)?"
+        r"|i\s+(?:have|get)\s+)?"
+        r"(?:is|are|=)\s+(?:\w+\s+){0,2}?"
         + _TIME
         + r"\b|\b(?:is|are)\s+my\s+(?:run|running|training)\s+(?:nights?|days?|mornings?|evenings?)\b",
     ),
@@ -349,7 +367,8 @@ RULES: tuple[Rule, ...] = (
         "job_context",
         CONTEXT,
         HIGH,
-        r"(?:\bi\s+|^)work(?:ing)?\s+(?:as|at|in|for)\s+(?!(?:the\s+)?(?:mornings?|evenings?|afternoons?|weekends?|heat|rain|dark"
+        r"(?:\bi\s+|^)work(?:ing)?\s+(?:as|at|in|for)\s+(?!(?:the\s+)?(?:mornings?|evenings?|afternoons?"
+        r"|weekends?|heat|rain|dark"
         r"|cold)\b)\w+|\b(?:my|his|her|their)\s+(?:day\s+)?job(?:"
         + _A
         + r"s\b|\s+(?:is|as|involves|requires|means|has)\b)|"
@@ -363,7 +382,8 @@ RULES: tuple[Rule, ...] = (
         r"|\bi\s+(?:own|run|manage)\s+(?:a|an|my\s+own|the|our)\s+(?:[\w-]+\s+)?(?:business|company"
         r"|shop|bakery|cafe|café|restaurant|bar|pub|farm|salon|practice|clinic|firm|store|garage|studio)\b"
         r"|" + I_AM + r"(?:\w+\s+)?in\s+the\s+(?:army|navy|air\s+force|raf|military|marines|police|fire\s+service)\b"
-        r"|\b(?:i\s+)?(?:start|finish)\s+work\s+(?:at|around|by|before)\b|\b(?:office|desk|day|full[-\s]time|part[-\s]time|shift|night|new|physical|manual|stressful|demanding|sedentary"
+        r"|\b(?:i\s+)?(?:start|finish)\s+work\s+(?:at|around|by|before)\b|\b(?:office|desk|day|full[-\s]time"
+        r"|part[-\s]time|shift|night|new|physical|manual|stressful|demanding|sedentary"
         r"|active|hard|tough|corporate|remote|hybrid|retail|seasonal"
         r"|busy)\s+job\b|\bmy\s+(?:job|work|boss|shifts?|rota)\s+(?:\w+\s+)?(?:has|have|keeps?|takes?|puts?|means"
         r"|involves?|is|are)\b|\b(?:night|early|late|long|12[-\s]hour|twelve[-\s]hour|rotating|split|24[-\s]hour)"
@@ -373,10 +393,14 @@ RULES: tuple[Rule, ...] = (
         + _A
         + r"s\s+been)\s+(?:a\s+|so\s+|really\s+|absolutely\s+|pretty\s+)?(?:\d+|long|crazy|busy|mad|mental|insane"
         r"|nuts|bonkers|full[-\s]on|hectic|intense|manic|stressful|brutal|relentless|heavy|chaos|chaotic|slammed"
-        r"|flat[-\s]out)\b|\bon\s+(?:the\s+)?(?:ward|night\s+shift|call)\b|\bi\s+work\s+(?:from\s+home|long|nights|in\s+an?"
-        r"\s+office)\b|\bsat\s+at\s+a\s+desk\b|\bon\s+my\s+feet\s+all\s+day\b"
+        r"|flat[-\s]out)\b|\bon\s+(?:the\s+)?(?:ward|night\s+shift|call)\b|\bi\s+work\s+(?:from\s+home|long"
+        r"|nights|in\s+an?"
+        r"\s+office)\b|\bsat\s+at\s+a\s+desk\b|\bon\s+my\s+feet(?=\s+(?:all\s+day|\d+\s+(?:hours?|hrs)))\b"
+        r"|\bon\s+my\s+feet\s+all\s+day\b"
         r"|\b(?:he|she|they)\s+works?\s+(?:as|at|in|for|nights|weekends|shifts|from\s+home|long\s+hours"
         r"|part[-\s]time|full[-\s]time)\b"
+        r"|\bworking\s+(?:double|extra|split|long|late|early|night|weekend|back[-\s]to[-\s]back)\s+shifts\b"
+        r"|\bas\s+an?\s+(?:[\w-]+\s+)?(?:" + _OCCUPATIONS + r")s?\b"
         r"|\bworking\s+(?:from\s+home|remotely|nights|night\s+shifts|shifts|part[-\s]time|full[-\s]time|two\s+jobs"
         r"|offshore|abroad|overseas|on\s+the\s+rigs)\b|\b(?:job|shifts?|career|living)\s+as\s+(?:an?\s+)?\w+"
         r"|" + I_AM + r"working\s+(?:in|at|for|as)\s+(?!(?:the\s+)?(?:mornings?|evenings?|weekends?|moment)\b)\w+"
@@ -385,14 +409,16 @@ RULES: tuple[Rule, ...] = (
         # a bare occupation as a whole clause: "Teacher, two kids, ...", "ICU nurse on nights"
         r"|^(?:as\s+)?(?:an?\s+)?(?:(?!(?:the|my|his|her|their|our|your)\b)[\w-]+\s+)?(?:" + _OCCUPATIONS + r"|carer"
         r"|software\s+dev|dev)s?(?:\s+on\s+(?:nights|shifts"
-        r"|days|earlies|lates|call|the\s+wards?|rotation)\b|\s+by\s+(?:trade|profession)\b|(?:\s+(?:fyi|btw|here|lol))?$)",
+        r"|days|earlies|lates|call|the\s+wards?|rotation)\b|\s+by\s+(?:trade|profession)\b|(?:\s+(?:fyi|btw|here"
+        r"|lol))?$)",
         tags=("context:work",),
     ),
     _rule(
         "work_schedule",
         CONTEXT,
         HIGH,
-        r"(?:\bi\s+(?:work|do)|\bwe\s+(?:both\s+|all\s+)?work)\s+(?:[\w-]+\s+){0,2}?(?:shifts?|nights|long\s+hours|weekends|from\s+home|remotely"
+        r"(?:\bi\s+(?:work|do)|\bwe\s+(?:both\s+|all\s+)?work)\s+(?:[\w-]+\s+){0,2}?(?:shifts?|nights"
+        r"|long\s+hours|weekends|from\s+home|remotely"
         r"|full[-\s]time|part[-\s]time|nine\s+to\s+five|9[-\s]to[-\s]5|overtime)\b|"
         + I_AM
         + r"on\s+(?:\w+\s+)?(?:shifts?|nights|call)\b|\b(?:on\s+)?(?:"
@@ -427,14 +453,17 @@ RULES: tuple[Rule, ...] = (
         r"|caring\s+for|looking\s+after|(?:a|the)\s+carer\s+for)"
         r"\s+(?:my\s+)?(?:\w+\s+)?(?:mum|mom|mother|dad|father|parents?|kids?|children|son|daughter|grandkids|wife"
         r"|husband|partner|nan|gran)\b|" + I_AM + r"(?:(?:his|her|their|my\s+\w+" + _A + r"s)\s+(?:main\s+|primary\s+"
-        r"|full[-\s]time\s+|only\s+)?carer\b|(?:an?|the)\s+(?:main\s+|primary\s+|full[-\s]time\s+)?carer\s+for\b)|\bsingle\s+(?:mum|mom|dad|parent)\b|\b(?:mum|mom|dad)\s+of\s+(?:\d+|one|two"
+        r"|full[-\s]time\s+|only\s+)?carer\b|(?:an?|the)\s+(?:main\s+|primary\s+"
+        r"|full[-\s]time\s+)?carer\s+for\b)|\bsingle\s+(?:mum|mom|dad|parent)\b|\b(?:mum|mom|dad)\s+of\s+(?:\d+|one|two"
         r"|three|four|twins)\b|\bour\s+(?:youngest|eldest|oldest|little\s+ones?|newborn|baby|toddler|twins)\b"
         r"|\bschool\s+(?:drop[-\s]?offs?|pick[-\s]?ups?)\b|\bwith\s+(?:\d|two|three|four|five|six|a|an)\s+(?:young\s+"
-        r"|little\s+|small\s+|\d+[-\s](?:week|month|year)[-\s]old\s+)?(?:kids|children|boys|girls|sons|daughters|toddlers?"
+        r"|little\s+|small\s+|\d+[-\s](?:week|month|year)[-\s]old\s+)?(?:kids|children|boys|girls|sons|daughters"
+        r"|toddlers?"
         r"|newborn|baby|twins)\b|\bsolo\s+parent\w*|\bonly\s+parent\b|\b(?:twins|kids|children|baby|toddler"
         r"|little\s+ones?)\s+(?:start|starts|started|go|goes|are\s+starting|is\s+starting)\s+(?:at\s+)?(?:nursery"
         r"|school|preschool|reception|childcare)\b|^(?:and\s+)?(?:\d+|two|three|four|five|six)\s+(?:young\s+"
-        r"|little\s+|small\s+|teenage\s+|teen\s+|grown[-\s]up\s+|older\s+|school[-\s]age\s+)?(?:kids|children|boys|girls|sons|daughters)(?:\s+(?:under\s+\w+|at\s+home))?$"
+        r"|little\s+|small\s+|teenage\s+|teen\s+|grown[-\s]up\s+|older\s+|school[-\s]age\s+)?(?:kids|children"
+        r"|boys|girls|sons|daughters)(?:\s+(?:under\s+\w+|at\s+home))?$"
         r"|^(?:kids|children)\s*:\s*(?:\d+|one|two|three|four|five|six)\b",
         tags=("context:family",),
     ),
@@ -442,9 +471,8 @@ RULES: tuple[Rule, ...] = (
         "other_sport",
         CONTEXT,
         LOW,
-        r"\bi\s+"
-        + _ADV
-        + r"{0,2}(?:do|train|practi[cs]e|play|go\s+to|go)\s+(?:some\s+|a\s+bit\s+of\s+)?(?:"
+        r"\bi\s+" + _ADV + r"{0,2}(?:do|train|practi[cs]e|play|go\s+to|go)\s+(?:some\s+|a\s+bit\s+of\s+|a\s+lot\s+of\s+"
+        r"|lots\s+of\s+|loads\s+of\s+|plenty\s+of\s+)?(?:"
         + _SPORTS
         + r")\b|(?<!when\s)(?<!time\s)(?<!if\s)(?<!after\s)(?<!before\s)(?<!until\s)\bi\s+"
         + _ADV
@@ -456,27 +484,32 @@ RULES: tuple[Rule, ...] = (
         + r"(?:\w+\s+)?(?:part\s+of|a\s+member\s+of|in)\s+(?:a|an|the|our|my)\s+(?:[\w-]+\s+){0,2}?"
         r"(?:club|team|squad)\b"
         r"|\b(?:i|we)\s+" + _ADV + r"{0,2}"
-        r"(?:swim|cycle|ride|climb|boulder|lift|row|go\s+for\s+a\s+(?:swim|ride|spin|climb|row|paddle)|play\s+\w+|do\s+(?:\w+\s+){0,2}?(?:yoga|pilates|crossfit|weights"
+        r"(?:swim|cycle|ride|climb|boulder|lift|row|go\s+for\s+a\s+(?:swim|ride|spin|climb|row|paddle)"
+        r"|play\s+\w+|do\s+(?:\w+\s+){0,2}?(?:yoga|pilates|crossfit|weights"
         r"|strength|spin|gym|s&c|parkrun))\b(?:\s+[\w-]+){0,5}?\s+(?:twice|once|three\s+times|\d+\s*(?:x|times)|every"
         r"|each|a\s+week|per\s+week|weekly|most\s+days|(?:on\s+)?"
         + _WEEKDAY
         + r")\b|(?:^|\b(?:i|we)\s+)"
         + _ADV
         + r"{0,2}(?:do|swim|ride)\s+(?:\w+\s+){0,2}?"
-        r"(?:masters|swim|swimming|spin|turbo|bike)\b(?:\s+[\w-]+){0,3}?\s+(?:twice|once|three\s+times|\d+\s*(?:x|times)"
+        r"(?:masters|swim|swimming|spin|turbo|bike)\b(?:\s+[\w-]+){0,3}?\s+(?:twice|once|three\s+times"
+        r"|\d+\s*(?:x|times)"
         r"|every|each|weekly)\b|\b(?:club|squad|masters|group)\s+(?:swims?|rides?|spin)\s+(?:on\s+)?(?:"
         + _WEEKDAY
         + r"|every|twice|once|\d)|\b(?:the\s+)?(?:swim|swimming|bike|biking|cycling|run|running)\s+(?:is|has\s+always"
         r"\s+been)\s+(?:my|his|her|their)\s+(?:\w+\s+)?(?:limiter|weakness|weak\s+(?:point|spot|link|leg)"
         r"|strong\s+(?:point|suit|leg)|best\s+(?:discipline|leg)|worst\s+(?:discipline|leg))\b|\b(?:swam|cycled|rowed"
-        r"|raced|competed|played\s+\w+)\s+(?:competitively|at\s+(?:county|national|international|regional|club|university"
+        r"|raced|competed|played\s+\w+)\s+(?:competitively|at\s+(?:county|national|international|regional|club"
+        r"|university"
         r"|uni|college|elite|a\s+high)\s+level)\b|\b(?:bouldering|climbing|swimming|cycling|yoga|pilates|crossfit"
         r"|spin|lifting|weights|strength(?:\s+work)?|gym|rowing|erg|s&c)\s+(?:\w+\s+){0,2}?(?:twice|once|three\s+times"
         r"|\d+\s*(?:x|times)|(?:\d|two|three|four|five|six|seven)\s+(?:days?|times|sessions?)|every|on)\s+(?:a\s+"
         r"|per\s+)?(?:week|weekly|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?"
-        r"|day|morning|evening)\b|\b(?:training\s+for|doing|racing|signed\s+up\s+for|entered)\s+(?:an?\s+|my\s+first\s+)?"
+        r"|day|morning|evening)\b|\b(?:training\s+for|doing|racing|signed\s+up\s+for|entered)\s+(?:an?\s+"
+        r"|my\s+first\s+)?"
         r"(?:ironman|triathlon|70\.3|half\s+ironman|sprint\s+tri|olympic\s+tri)|\b(?:swim|bike|tri|triathlon|cycling"
-        r"|climbing|spin|yoga|pilates|masters|rowing|crossfit)\s+(?:squad|club|class|group|team|sessions?)\s+(?:on|every"
+        r"|climbing|spin|yoga|pilates|masters|rowing|crossfit)\s+(?:squad|club|class|group|team"
+        r"|sessions?)\s+(?:on|every"
         r"|twice|once|\w+\s+times|mon\w*|tue\w*|wed\w*|thu\w*|fri\w*|sat\w*|sun\w*|\d)\b"
         r"|^(?:" + _SPORTS + r")\s+(?:on|every|each)\s+(?:" + _WEEKDAY + r"|weekends?)\b"
         r"|\b(?:\d|two|three|four|five)\s+(?:gym|strength|weights|s&c|swim|yoga|pilates|climbing|bouldering|spin|rowing"
@@ -503,7 +536,8 @@ RULES: tuple[Rule, ...] = (
         "target_context",
         CONTEXT,
         MEDIUM,
-        r"\bmy\s+(?:main\s+|big\s+|only\s+|real\s+)?(?:goal|target|aim|dream)\s+(?:this\s+(?:year|season)\s+|for\s+\w+\s+)?"
+        r"\bmy\s+(?:main\s+|big\s+|only\s+|real\s+)?(?:goal|target|aim|dream)\s+(?:this\s+(?:year|season)\s+"
+        r"|for\s+\w+\s+)?"
         r"(?:is|are|=)\s+(?:to\s+)?(?:\w+\s+)?(?:break|run|get|finish|complete|qualify|go|do|hit|beat|make|sub[-\s]?\d"
         r"|pb|pr|bq)\b|\bi(?:\s+really|\s+would|" + _A + r"d)?\s+(?:want|hope|plan|love|like)\s+to\s+(?:qualify\s+for"
         r"|break\s+\d+|go\s+sub|run\s+(?:a\s+)?sub|get\s+(?:a\s+)?(?:bq|sub)|finish\s+(?:an?\s+|my\s+first\s+)?(?:ultra"
@@ -515,7 +549,8 @@ RULES: tuple[Rule, ...] = (
         + r"|\b(?:my|our|the)\s+"
         + _GOAL_HEAD
         + r"|\b(?:planning|plan|hoping|hope|want|going|aiming)\s+to\s+(?:do|run|race|enter|tackle|complete|finish"
-        r"|attempt|get|try)\s+(?:\w+\s+){0,3}?(?:marathons?|half|ultras?|10k|5k|races?|triathlons?|ironman|parkrun|50k|100k|miler"
+        r"|attempt|get|try)\s+(?:\w+\s+){0,3}?(?:marathons?|half|ultras?|10k|5k|races?|triathlons?|ironman"
+        r"|parkrun|50k|100k|miler"
         r"|70\.3|ultramarathon)\b",
         tags=("context:goal",),
     ),
@@ -545,14 +580,16 @@ RULES: tuple[Rule, ...] = (
         + r"?ve\s+got|\s+"
         + _ADV
         + r"{0,2}(?:have|have\s+got|suffer\s+from|live\s+with|was\s+diagnosed\s+with))\s+(?:\w+\s+)?"
-        r"(?:asthma|diabetes|type\s*[12]|anaemia|anemia|a\s+heart\s+(?:condition|murmur)|heart\s+murmur|murmur|hypothyroid\w*"
+        r"(?:asthma|diabetes|type\s*[12]|anaemia|anemia|a\s+heart\s+(?:condition|murmur)|heart\s+murmur|murmur"
+        r"|hypothyroid\w*"
         r"|endometriosis|ibs|crohn\w*|migraines|high\s+blood\s+pressure|low\s+iron|pcos|arthritis|long\s+covid|afib|af"
         r"|atrial\s+fibrillation|raynaud\w*|hypermobil\w*|osteopenia|osteoporosis|scoliosis|fibromyalgia|lupus"
         r"|multiple\s+sclerosis|sleep\s+apn\w*|anxiety|depression|adhd|eczema|psoriasis)\b|\b(?:\d+|one|two|three|four"
         r"|five)\s+(?:young\s+|little\s+|small\s+)?(?:kids|children|boys|girls)\s+(?:under|at\s+home|aged|to)\b"
         r"|\bmy\s+(?:wife|partner|husband)\s+is\s+(?:expecting|pregnant|due)\b"
         r"|\b(?:because\s+of|around)\s+(?:the|my)"
-        r"\s+(?:kids|children|baby|toddler|twins)\b|\b(?:twins|baby|toddler|kids|son|daughter|little\s+one)\s+(?:is|are)"
+        r"\s+(?:kids|children|baby|toddler|twins)\b|\b(?:twins|baby|toddler|kids|son|daughter"
+        r"|little\s+one)\s+(?:is|are)"
         r"\s+(?:only\s+|just\s+)?(?:\d+|one|two|three|four|five|six)\s*(?:months?|weeks?|years?|yrs?|yo)\b|"
         + I_AM
         + r"(?:\d\d|in\s+my\s+(?:\d0s|thirties|forties|fifties|sixties|seventies))\b|\bi\s+(?:just\s+)?turned\s+\d\d\b"
@@ -560,7 +597,8 @@ RULES: tuple[Rule, ...] = (
         r"|\bnearest\s+(?:hills?|track|trails?|pool|gym|mountains?)\b|\b(?:we|i)\s+(?:just\s+|recently\s+)?moved\s+to\b"
         r"|\b(?:we|i)(?:" + _A + r"re|\s+are|" + _A + r"m|\s+am)\s+(?:\w+\s+)?moving\s+(?:to|house|abroad|country)\b"
         r"|\b(?:childcare|child\s+care|school\s+holidays|nursery\s+runs?)\b"
-        r"|\b(?:going\s+through|in)\s+(?:the\s+)?(?:menopause|perimenopause|ivf|chemo\w*|radiotherapy|cancer\s+treatment)\b"
+        r"|\b(?:going\s+through|in)\s+(?:the\s+)?(?:menopause|perimenopause|ivf|chemo\w*|radiotherapy"
+        r"|cancer\s+treatment)\b"
         r"|" + I_AM + r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:weeks?|months?)\s+(?:postpartum"
         r"|post[-\s]partum|pregnant|post[-\s]op)\b|\b(?:we|i)(?:" + _A + r"re|\s+are|" + _A + r"m|\s+am)\s+expecting\b"
         r"|\b(?:doing|studying\s+for|finishing|writing\s+up)\s+(?:a|my)\s+(?:phd|master" + _A + r"?s|degree|doctorate"
@@ -571,7 +609,10 @@ RULES: tuple[Rule, ...] = (
         + I_AM
         + r"(?:a\s+)?(?:tee[-\s]?total|teetotal|sober)\b"
         r"|\bi\s+" + _ADV + r"{0,2}volunteer\b|" + I_AM + r"(?:a\s+)?(?:really\s+|very\s+)?(?:terrible|bad|poor|light"
-        r"|good|great|heavy|restless)\s+sleeper\b|\bi\s+(?:only\s+|usually\s+|normally\s+)?(?:sleep|get)\s+(?:about\s+"
+        r"|good|great|heavy|restless)\s+sleeper\b|\binsomnia\b|\bmy\s+sleep\s+(?:has\s+(?:always\s+)?been"
+        r"|is)\s+(?:\w+\s+)?"
+        r"(?:rubbish|terrible|awful|bad|poor|broken|shocking|a\s+mess)\s+(?:for\s+(?:years|ages|months)|since)\b"
+        r"|\bi\s+(?:only\s+|usually\s+|normally\s+)?(?:sleep|get)\s+(?:about\s+"
         r"|around\s+|maybe\s+)?\d+(?:\s*[-–]\s*\d+)?\s+(?:hours?|hrs?|h)\b"
         r"|\b(?:the\s+)?altitude\s+(?:is|here|has|makes|kills|means|takes)\b|\badjusting\s+to\s+(?:the\s+)?altitude\b"
         r"|\bstudying\s+for\b|" + I_AM + r"studying\b|\bmy\s+(?:\w+\s+)?(?:exams|finals|dissertation|thesis)\b"
@@ -589,7 +630,8 @@ RULES: tuple[Rule, ...] = (
         r"|"
         + _STAY_AWAY
         + r"|\bworking\s+away\b|\baway\s+with\s+work\b|\bwork\s+(?:has|takes|sends|keeps)\s+me\s+(?:in|to|away"
-        r"|on\s+the\s+road|abroad|travel\w*|all\s+over)\b|\bon\s+the\s+road\s+(?:for|a\s+lot|most|half|\w+\s+(?:days|weeks|nights)|every|constantly"
+        r"|on\s+the\s+road|abroad|travel\w*|all\s+over)\b|\bon\s+the\s+road\s+(?:for|a\s+lot|most|half"
+        r"|\w+\s+(?:days|weeks|nights)|every|constantly"
         r"|again)\b|\b(?:in|from)\s+hotels\b|\bhotel\s+(?:gyms|treadmills|rooms"
         r"|life)\b|\bbusiness\s+trips?\b|\bwork\s+trips?\b|\bliving\s+out\s+of\s+a\s+suitcase\b|\bi\s+"
         + _ADV
@@ -601,8 +643,10 @@ RULES: tuple[Rule, ...] = (
         CONTEXT,
         LOW,
         r"\bi\s+" + _ADV + r"{0,2}(?:run|cycle|bike|walk|ride)\s+(?:to|into|home\s+from)\s+(?:the\s+)?(?:work|office)\b"
+        r"|\b(?:running|cycling|biking|riding|walking)\s+(?:to|into|home\s+from)\s+(?:the\s+)?(?:work|office)\b"
         r"|\bi\s+" + _ADV + r"{0,2}commute\b"
-        r"|\brun[-\s]?commut\w*|\bmy\s+commute\b|\b(?:long|daily|\d+[-\s]?(?:hour|minute|min)s?|hour[-\s]long)\s+commute\b"
+        r"|\brun[-\s]?commut\w*|\b(?:my|the)\s+commute(?=\s+(?:is|takes|will\s+be|was))|\bmy\s+commute\b"
+        r"|\b(?:long|daily|\d+[-\s]?(?:hour|minute|min)s?|hour[-\s]long)\s+commute\b"
         r"|\bi\s+" + _ADV + r"{0,2}commute\b",
         tags=("context:commute",),
     ),
@@ -614,19 +658,23 @@ RULES: tuple[Rule, ...] = (
         r"\b(?:i|he|she|they)\s+"
         + _ADV
         + r"{0,2}(?:recovers?|bounces?\s+back)\s+(?:\w+\s+)?(?:quickly|slowly|fast|well|badly|poorly"
-        r"|slow|quick|faster|slower|quicker|better|worse)\b|\b(?:takes?|took)\s+me\s+(?:\w+\s+){0,3}?(?:days?|ages|a\s+while|longer|forever|weeks?"
-        r"|hours)\s+to\s+(?:recover|bounce\s+back|feel\s+(?:normal|human|right|ok|okay|fresh)|come\s+back|get\s+over)\b"
+        r"|slow|quick|faster|slower|quicker|better|worse)\b|\b(?:takes?|took)\s+me\s+(?:\w+\s+){0,3}?(?:days?"
+        r"|ages|a\s+while|longer|forever|weeks?"
+        r"|hours|\d+\s*(?:h|hrs?))\s+to\s+(?:recover|bounce\s+back|feel\s+(?:normal|human|right|ok|okay|fresh)"
+        r"|come\s+back|get\s+over)\b"
         r"|\bi\s+"
         + _ADV
         + r"{0,2}need\s+(?:a\s+lot\s+|much\s+|way\s+|a\s+bit\s+)?(?:more|less|extra|longer)\s+(?:recovery"
         r"|rest|sleep|time\s+to\s+recover)\b|\b(?:whenever|every\s+time|after|if|when)\s+i\s+(?:do|run|race|have)\b"
         r"(?:\s+[\w-]+){0,4}?\s+my\s+(?:sleep|legs|hr|heart\s+rate|appetite|energy|pace|stomach|gut)\b|\bi\s+"
         + _ADV
-        + r"{0,2}(?:get|suffer\s+from)\s+(?:\w+\s+){0,2}?(?:doms|cramps?|stitch(?:es)?|nause\w*|dizzy|light[-\s]headed"
+        + r"{0,2}(?:get|suffer\s+from)\s+(?:\w+\s+){0,2}?(?:doms|cramps?|stitch(?:es)?|migraines?|headaches?"
+        r"|nause\w*|dizzy|light[-\s]headed"
         r"|blisters|chafing|gi\s+issues|stomach\s+issues)\b(?:\s+\w+){0,3}?\s+(?:from|after|on|in|during|with|when"
         r"|if|every|whenever|each)\b|\bmy\s+recovery\s+(?:is|has\s+always\s+been|tends\s+to\s+be)\s+"
         r"(?:\w+\s+)?(?:slow|quick|fast|good|poor)\b|\bi\s+" + _ADV + r"{0,2}need\s+(?:[\w-]+\s+){0,4}?"
-        r"(?:days?|weeks?|hours?|hrs|nights?|sleep|rest|recovery|time)\b(?:\s+[\w-]+){0,5}?\s+(?:after|between|following"
+        r"(?:days?|weeks?|hours?|hrs|nights?|sleep|rest|recovery|time)\b(?:\s+[\w-]+){0,5}?\s+(?:after|between"
+        r"|following"
         r"|to\s+recover"
         r"|before\s+i\s+feel)\b",
     ),
@@ -648,7 +696,8 @@ RULES: tuple[Rule, ...] = (
         + _ADV
         + r"{0,2}(?:get|catch|pick\s+up|come\s+down\s+with)\s+(?:a\s+)?(?:cold|colds|sick|ill|run\s+down"
         r"|injured|niggles?|flu|bugs?|chest\s+infections?)\s+(?:after|when|if|whenever|every|each|during|around)\b"
-        r"|\b(?:whenever|every\s+time|each\s+time)\s+i\b(?:\s+[\w-]+){1,8}?\s+i\s+(?:always\s+|usually\s+|just\s+)?(?:get"
+        r"|\b(?:whenever|every\s+time|each\s+time)\s+i\b(?:\s+[\w-]+){1,8}?\s+i\s+(?:always\s+|usually\s+"
+        r"|just\s+)?(?:get"
         r"|feel|end\s+up|fall|start)\b"
         # "recovery takes me longer now"
         r"|\b(?:my\s+)?recovery\s+(?:takes|is\s+taking|seems\s+to\s+take)\s+(?:me\s+)?(?:\w+\s+)?(?:longer|ages|forever"
@@ -659,9 +708,10 @@ RULES: tuple[Rule, ...] = (
         r"(?:in|with|on)\s+(?:the\s+)?(?:heat|humidity|hills|cold|altitude|sun|hot\s+weather)\b|\b(?:heat"
         r"|humidity|hot\s+weather)\s+(?:\w+\s+)?(?:kills|destroys|wrecks|slows)\s+me\b|\bi\s+"
         + _ADV
-        + r"{0,2}(?:run|race|perform|ride|swim|train)\s+(?:much\s+|way\s+|far\s+)?(?:better|worse|best|faster"
+        + r"{0,2}(?:run|race|perform|ride|swim|train)\s+(?:much\s+|way\s+|far\s+)?(?:better|worse|best|badly"
+        r"|poorly|terribly|faster"
         r"|slower)\s+"
-        r"(?:on|in|with|after|when|off|the\s+(?:day|morning)\s+after)\b"
+        r"(?:on|in|with|after|when|off|the\s+(?:day|morning|week|days)\s+after)\b"
         r"|^(?:any(?:thing)?\s+)?(?:more|over|above|longer|further)\s+than(?:\s+[\w-]+){1,6}?\s+and\s+(?:i|my)\b"
         # "my best sessions come after an early night"
         r"|\bmy\s+(?:best|worst|fastest|slowest|strongest)\s+(?:sessions?|runs?|races?|rides?|swims?|workouts?|days?"
@@ -672,10 +722,12 @@ RULES: tuple[Rule, ...] = (
         r"|poor|wrecked|ruined|shocking)\s+(?:after|when|following|on)\b"
         r"|\bi\s+(?:always|usually|often|tend\s+to|generally)\s+(?:hit\s+the\s+wall|bonk|blow\s+up)\b"
         r"|\bi\s+hit\s+the\s+wall\b(?:\s+[\w-]+){0,6}?\s+(?:every|each|whenever)\b"
-        r"|^(?:and\s+)?i\s+(?:always\s+|usually\s+|just\s+)?(?:get|end\s+up|fall)\s+(?:ill|sick|injured|run\s+down)\b(?!\s+of\b)"
+        r"|^(?:and\s+)?i\s+(?:always\s+|usually\s+|just\s+)?(?:get|end\s+up|fall)\s+(?:ill|sick|injured"
+        r"|run\s+down)\b(?!\s+of\b)"
         r"|\bi\s+" + _ADV + r"{0,2}(?:get|end\s+up|fall)\s+(?:ill|sick|injured|run\s+down)\s+(?:when|if|whenever"
         r"|every\s+time|after)\b|\bi\s+" + _ADV + r"{0,2}(?:thrive|excel|shine)\s+(?:on|in|with|at|when)\b"
-        r"|\bwhere\s+i\s+(?:thrive|excel|shine)\b|\bi\s+(?:do|run|train|perform|feel|race)\s+(?:my\s+)?best\s+(?:on|with"
+        r"|\bwhere\s+i\s+(?:thrive|excel|shine)\b|\bi\s+(?:do|run|train|perform|feel"
+        r"|race)\s+(?:my\s+)?best\s+(?:on|with"
         r"|when|after|in|off)\b"
         # "I can handle a lot of volume", "I'm sore for days after any downhill race", "my form falls apart after"
         r"|\bi\s+(?:can|can"
@@ -694,9 +746,11 @@ RULES: tuple[Rule, ...] = (
         "general_effect",
         RESPONSE,
         LOW,
-        r"\btakes?\s+(?:a|an|\w+)\s+(?:days?|weeks?|hours?)\s+out\s+of\s+(?:me|them)\b|\bpay\s+for\s+it\b|\b(?:never"
+        r"\btakes?\s+(?:a\s+lot|more|so\s+much|a\s+ton|loads|everything)\s+out\s+of\s+(?:me|them|him|her)\b"
+        r"|\btakes?\s+(?:a|an|\w+)\s+(?:days?|weeks?|hours?)\s+out\s+of\s+(?:me|them)\b|\bpay\s+for\s+it\b|\b(?:never"
         r"|don" + _A + r"?t|doesn" + _A + r"?t|do\s+not)\s+(?:really\s+)?work\s+for\s+me\b|\bmess(?:es)?\s+up\s+my\b"
-        r"|\bfalls?\s+off\s+a\s+cliff\b|\bfeels?\s+(?:much\s+|way\s+|so\s+much\s+)?(?:easier|harder|better|worse)\s+(?:when"
+        r"|\bfalls?\s+off\s+a\s+cliff\b|\bfeels?\s+(?:much\s+|way\s+|so\s+much\s+)?(?:easier|harder|better"
+        r"|worse)\s+(?:when"
         r"|after|if|with)\b|\bi\s+" + _ADV + r"{0,2}adapt\s+\w+|\b(?:is|are)\s+what\s+works\s+for\s+(?:me|my\s+body)\b"
         r"|\bworks?\s+(?:best|well)\s+for\s+my\s+body\b|\bworks?\s+(?:really\s+|so\s+|very\s+)?well\s+for\s+me\b"
         r"|\bi\s+"
@@ -722,7 +776,8 @@ RULES: tuple[Rule, ...] = (
         LOW,
         # a reaction the athlete always has to a kind of run: "the run off the bike always feels awful",
         # "I'm wrecked every time after a race"
-        r"\b(?:always|every\s+(?:single\s+)?time|each\s+time|whenever|without\s+fail|never\s+fails\s+to)\b"
+        r"\b(?:always|every\s+(?:single\s+)?time|each\s+time|whenever|without\s+fail|never\s+fails\s+to|as\s+usual"
+        r"|as\s+always|like\s+always|per\s+usual)\b"
         r"(?:\s+[\w'’-]+){0,6}?\s+"
         + _REACTION
         + r"|"
@@ -740,7 +795,8 @@ RULES: tuple[Rule, ...] = (
         + STIMULUS
         + r"\b(?:\s+\w+){0,3}?\s+(?:always\s+|usually\s+|really\s+|absolutely\s+|just\s+)?(?:make|makes"
         r"|leave|leaves|give|gives|wipe|wipes|knock|knocks|destroy|destroys|wreck|wrecks|kill|kills|drain|drains"
-        r"|smash|smashes|flatten|flattens|trash|trashes|ruin|ruins|fry|fries|crush|crushes|hit|hits|floor|floors"
+        r"|smash|smashes|cook|cooks|flatten|flattens|trash|trashes|ruin|ruins|fry|fries|crush|crushes|hit|hits"
+        r"|floor|floors"
         r"|batter|batters|hammer|hammers|help|helps|keep|keeps|get|gets|mess\s+with|messes\s+with|mess\s+up|messes\s+up"
         r"|disrupt|disrupts|loosen\s+up|loosens\s+up|free\s+up|frees\s+up|relax|relaxes|settle|settles|sort\s+out"
         r"|sorts\s+out|take\s+it\s+out\s+of"
@@ -751,14 +807,15 @@ RULES: tuple[Rule, ...] = (
         + STIMULUS
         + r"\s+(?:always\s+|usually\s+|often\s+)?feels?\s+(?:\w+\s+)?(?:awful|terrible|horrible|rough|sluggish|flat"
         r"|heavy|laboured|labored)\b"
-        + r"|\b(?:my\s+)?(?:heart\s+rate|hr|pulse|legs|body|pace|speed|performance|running|form|energy)\s+"
+        + r"|\b(?:my\s+)?(?:heart\s+rate|hrv|hr|pulse|legs|body|pace|speed|performance|running|form|energy)\s+"
         r"(?:\w+\s+){0,2}?"
         r"(?:goes|go|shoots|spikes|climbs|drifts"
         r"|drops|drop|falls\s+off|slows|slows\s+down|suffers?|improves?|tanks?|crashes"
         r"|jumps|jump|rises|soars|stays"
-        r"|takes?|needs?|is\s+always|are\s+always|feels?\s+(?:heavy|dead|flat|fresh|great|amazing|good|awful"
+        r"|takes?|needs?|is\s+always|are\s+always|feels?\s+like\s+(?:lead|jelly|concrete|bricks|wood|treacle"
+        r"|stumps)|(?:heavy|dead|flat|fresh|great|amazing|good|awful"
         r"|terrible|wooden|sluggish|springy|better|worse))\b(?:\s+[\w-]+){0,4}?\s+"
-        r"(?:through\s+the\s+roof|up|high|ages|days?|forever|a\s+while|longer|weeks?|after|on|in|when|to\s+recover"
+        r"(?:through\s+the\s+roof|up|high|ages|days?|forever|a\s+while|longer|weeks?|after|on|in|when|for|to\s+recover"
         r"|to\s+come\s+back)\b|\b(?:after|following)\s+(?:a\s+|any\s+|every\s+|each\s+|my\s+|big\s+|hard\s+)?"
         + STIMULUS
         + r"s?\b(?:\s+\w+){0,3}?\s+(?:i|they)(?:"
@@ -766,7 +823,8 @@ RULES: tuple[Rule, ...] = (
         + r"m|\s+am|"
         + _A
         + r"re|\s+are)?\s+(?:always|usually|often"
-        r"|generally|need|feel|get|tend|starving|ravenous|hungry|wrecked|shattered|knackered|exhausted|useless|sore|stiff"
+        r"|generally|need|feel|get|tend|starving|ravenous|hungry|wrecked|shattered|knackered|exhausted|useless"
+        r"|sore|stiff"
         r"|flat|wired|buzzing|can"
         + _A
         + r"?t|cannot|never|struggle)\b|\bi\s+"

@@ -110,3 +110,78 @@ def test_work_and_family_in_a_list_of_facts(text: str, tag: str) -> None:
 def test_a_number_with_a_thousands_comma_is_one_clause() -> None:
     [c] = extract_memories("We live at 2,400m in the mountains.", MESSAGE)
     assert "2,400m" in c.content
+
+
+@pytest.mark.parametrize(
+    ("text", "type_", "tag"),
+    [
+        # a statement before a question that opens with "so" or "and"
+        ("I've got finals in June, so could we ease off then?", CONTEXT, "context:study"),
+        ("My left hamstring has been tight for weeks, and should I stretch it more?", INJURY, "body:hamstring"),
+    ],
+)
+def test_a_statement_before_a_question(text: str, type_: MemoryType, tag: str) -> None:
+    assert any(t is type_ and tag in tags for t, tags in found(text)), found(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "tag"),
+    [
+        ("Takes me 36h to feel normal after a hilly half.", "intensity:hills"),
+        ("Track sessions take so much out of me.", "intensity:track"),
+        ("I always race badly the week after a long ride.", "context:cycling"),
+        ("My legs feel like concrete for the first mile of every brick run.", "context:triathlon"),
+        ("My HRV drops for a day after hard intervals.", "intensity:intervals"),
+        ("I usually get a headache after long runs in the heat.", "intensity:long run"),
+        ("Recovery runs really help me loosen up after races.", "intensity:recovery"),
+        ("Hill sprints cook me every time.", "intensity:hills"),
+        ("Per usual my legs were smashed after the parkrun.", "intensity:race"),
+    ],
+)
+def test_responses_phrased_as_effects(text: str, tag: str) -> None:
+    assert any(t is RESPONSE and tag in tags for t, tags in found(text)), found(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "body"),
+    [
+        ("My ankle is in a brace for a month after the fall.", "body:ankle"),
+        ("My knees are shot after years of squash.", "body:knee"),
+        ("Still rehabbing my left calf after the tear in March.", "body:calf"),
+        ("I've got a bulging disc so no heavy squats.", "body:back"),
+    ],
+)
+def test_injuries_named_by_treatment_or_state(text: str, body: str) -> None:
+    assert any(t is INJURY and body in tags for t, tags in found(text)), found(text)
+
+
+def test_rehab_exercises_are_no_injury() -> None:
+    assert not any(t is INJURY for t, _ in found("Did the rehab drills for my hip before work.", NOTE))
+
+
+@pytest.mark.parametrize(
+    ("text", "tag"),
+    [
+        ("Working long shifts at the warehouse until Christmas.", "context:work"),
+        ("I'm on my feet 12 hours a day as a nurse.", "context:work"),
+        ("Started a new role and the commute is an hour each way.", "context:commute"),
+        ("Cycling home from the office most evenings.", "context:commute"),
+        ("I do a lot of pilates, three times a week.", "context:pilates"),
+        ("My sleep has been terrible for years.", "context:sleep"),
+        ("Remember that I'm allergic to penicillin.", "context:health"),
+    ],
+)
+def test_life_around_training(text: str, tag: str) -> None:
+    assert any(t is CONTEXT and tag in tags for t, tags in found(text)), found(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "tag"),
+    [
+        ("The only slot that works for me is the evening.", "time:evening"),
+        ("Mornings drag, I'm way better in the evening.", "time:evening"),
+        ("Never been a lunchtime runner, I'm a morning kind of guy.", "time:morning"),
+    ],
+)
+def test_time_preferences_stated_as_what_works(text: str, tag: str) -> None:
+    assert any(t is MemoryType.PREFERENCE and tag in tags for t, tags in found(text)), found(text)
