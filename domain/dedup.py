@@ -1,8 +1,8 @@
 """The M13 seed's deduplication, decided before anything is written.
 
 Order: the same normalized content as an active memory → count it again; else the same
-type with an overlapping entity tag → the new memory replaces it; else new. Among several,
-the most recently updated one.
+type with an overlapping tag of the type's main kind (`MAIN_TAG_KINDS`) → the new memory
+replaces it; else new. Among several, the most recently updated one.
 
 Nothing loads all of an athlete's memories: `candidates` looks up, for a batch of proposals,
 only the memories that can decide them (by content key, and the newest active memory per
@@ -46,6 +46,24 @@ class Wanted:
     tags: Sequence[str]
 
 
+# What a memory of each type is about, for "replaces": the body part of an injury or a training response,
+# when or how hard for a preference, the kind of context. Other tags describe a memory without making two
+# memories one ("Long runs leave me wrecked" does not replace "Long runs make me hungry"); a type without an
+# entry (insight) compares every tag.
+MAIN_TAG_KINDS: dict[MemoryType, tuple[str, ...]] = {
+    MemoryType.INJURY_HISTORY: ("body:",),
+    MemoryType.TRAINING_RESPONSE: ("body:",),
+    MemoryType.PREFERENCE: ("time:", "intensity:"),
+    MemoryType.CONTEXT: ("context:",),
+}
+
+
+def main_tags(memory_type: MemoryType, tags: Iterable[str]) -> set[str]:
+    """The tags of `tags` that say what a memory of `memory_type` is about (`MAIN_TAG_KINDS`)."""
+    kinds = MAIN_TAG_KINDS.get(memory_type)
+    return {tag for tag in tags if kinds is None or tag.startswith(kinds)}
+
+
 def _newest_first(memory: Memory) -> tuple[object, int]:
     return memory.updated_at, memory.id or 0
 
@@ -66,7 +84,7 @@ class MemoryIndex:
         same = self.by_content.get(normalize(content))
         if same is not None:
             return ConfirmPreview("seen_before", same, same.occurrences + 1)
-        wanted = set(tags)
+        wanted = main_tags(memory_type, tags)
         for existing in self.by_type.get(memory_type, []):
             if wanted & set(existing.tags):
                 return ConfirmPreview("replaces", existing, existing.occurrences + 1)
@@ -75,10 +93,12 @@ class MemoryIndex:
 
 def candidates(session: Session, athlete_id: int, wanted: Sequence[Wanted]) -> MemoryIndex:
     """The athlete's active memories that can decide `wanted`: per content key, and per wanted
-    (type, tag), the newest active memory that has it. One statement per 200 of these probes (one
+    (type, tag of its main kind), the newest active memory that has it. One statement per 200 of these probes (one
     for a single proposal), each probe one index lookup, whatever the athlete has stored."""
     keys = sorted({content_key(w.content) for w in wanted})
-    pairs = sorted({(w.type, tag) for w in wanted for tag in w.tags}, key=lambda pair: (pair[0].value, pair[1]))
+    pairs = sorted(
+        {(w.type, tag) for w in wanted for tag in main_tags(w.type, w.tags)}, key=lambda pair: (pair[0].value, pair[1])
+    )
     probes: list[tuple[str, MemoryType | None, str]] = [("key", None, key) for key in keys]
     probes += [("tag", memory_type, tag) for memory_type, tag in pairs]
     found: list[Memory] = []

@@ -92,3 +92,35 @@ def test_the_most_recently_updated_candidate_is_chosen() -> None:
 def test_an_empty_index_proposes_new() -> None:
     preview = MemoryIndex([]).preview("Swims on Fridays", MemoryType.CONTEXT, ["context:swimming"])
     assert (preview.outcome, preview.memory, preview.occurrences_after) == ("new", None, 1)
+
+
+def test_only_a_tag_of_the_types_main_kind_replaces() -> None:
+    wrecked = memory("Long runs leave me wrecked", MemoryType.TRAINING_RESPONSE, ("intensity:long run",))
+    hungry = MemoryIndex([wrecked]).preview(
+        "Long runs make me ravenous", MemoryType.TRAINING_RESPONSE, ["intensity:long run"]
+    )
+    assert hungry.outcome == "new"
+    calves = memory("Calves tight after hills", MemoryType.TRAINING_RESPONSE, ("body:calf", "intensity:hills"))
+    sore = MemoryIndex([calves]).preview("Calves sore after intervals", MemoryType.TRAINING_RESPONSE, ["body:calf"])
+    assert (sore.outcome, sore.memory) == ("replaces", calves)
+
+
+def test_a_preference_replaces_on_time_or_intensity_not_on_context() -> None:
+    mornings = memory("Prefers mornings", MemoryType.PREFERENCE, ("time:morning", "context:kids"))
+    index = MemoryIndex([mornings])
+    assert index.preview("Likes evening runs", MemoryType.PREFERENCE, ["time:evening", "context:kids"]).outcome == "new"
+    assert index.preview("Runs before sunrise", MemoryType.PREFERENCE, ["time:morning"]).outcome == "replaces"
+
+
+def test_a_context_replaces_on_its_kind_not_on_a_time() -> None:
+    shifts = memory("Works night shifts", MemoryType.CONTEXT, ("context:work", "time:weekend"))
+    index = MemoryIndex([shifts])
+    assert (
+        index.preview("Swims on Saturdays", MemoryType.CONTEXT, ["context:swimming", "time:weekend"]).outcome == "new"
+    )
+    assert index.preview("Started a new job", MemoryType.CONTEXT, ["context:work"]).outcome == "replaces"
+
+
+def test_an_insight_still_compares_every_tag() -> None:
+    knee = memory("Recurring knee pain", MemoryType.INSIGHT, ("pattern:recurring", "body:knee"))
+    assert MemoryIndex([knee]).preview("Knee again", MemoryType.INSIGHT, ["body:knee"]).outcome == "replaces"
