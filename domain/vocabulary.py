@@ -80,8 +80,8 @@ INTENSITY_TOPICS: dict[str, str] = {
     "tempo": r"tempos?(?:\s+runs?)?",
     "intervals": r"intervals?|reps|repeats|vo2\s*max",
     "long run": r"long\s+runs?|long\s+rides?|go(?:es|ing)?\s+long|long\s+ones"
-    r"|long\s+sunday\s+runs?|sunday\s+long\s+runs?|long\s+slow\s+runs?|lsd",
-    "recovery": r"recovery\s+runs?",
+    r"|long\s+sunday\s+runs?|sunday\s+long\s+runs?|long\s+slow\s+(?:\w+\s+)?runs?|lsd",
+    "recovery": r"recovery\s+(?:runs?|days?|jogs?|sessions?|weeks?)",
     "speed work": r"speed\s*work|speed\s+sessions?|sprints?",
     "hill repeats": r"hill\s+(?:repeats|reps|sprints)",
     "hills": r"hills?|hilly|climbs|descents?|downhills?|vert",

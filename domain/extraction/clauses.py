@@ -12,7 +12,8 @@ from domain.extraction.lexicon import APOSTROPHE as _A
 
 _SENTENCE_RE = re.compile(r"(?:[^.!?;\n\r\u2028\u2029]|\.(?=\w))+[.!?;]*")
 _CLAUSE_SEP_RE = re.compile(
-    r"(?<!\d),|,(?!\d)|(?<!kids)(?<!children)(?<!goal)(?<!goals)(?<!target)(?<!aim):\s|\s[-–—]+\s|[()]|\b(?:but|though|although|however|whereas|plus)\b"
+    r"(?<!\d),|,(?!\d)|(?<!kids)(?<!children)(?<!goal)(?<!goals)(?<!target)(?<!aim):\s|\s[-–—]+\s|[()]|\b(?:but"
+    r"|though|although|however|whereas|plus)\b"
     r"|\b(?:and|so)\s+(?=(?:i|i" + _A + r"m|i" + _A + r"ve|i" + _A + r"d|my|then|we)\b)|\bthen\b"
     # a second like or dislike: "I love trail runs and hate the track"
     r"|\b(?:and|but)\s+(?=(?:hate|love|loathe|detest|dislike|adore|prefer|enjoy|can" + _A + r"?t\s+stand)\b)"
@@ -22,14 +23,17 @@ _CLAUSE_SEP_RE = re.compile(
     re.IGNORECASE,
 )
 _QUESTION_START_RE = re.compile(
-    r"^\W*(?:(?:so|and|but|or|then)\s+)?(?:should|shall|can|could|would|will|do|does|did|is|are|was|were|am|have|has|what|what"
+    r"^\W*(?:(?:so|and|but|or|then)\s+)?(?:should|shall|can|could|would|will|do|does|did|is|are|was|were|am|have"
+    r"|has|what|what"
     + _A
     + r"?s|why|how|which|where|when|who|any|anyone|thoughts|wondering|wonder|ok\s+to|okay\s+to)\b",
     re.IGNORECASE,
 )
 # Questions without a question mark: "Is it normal to ...", "Any tips for ...".
 _BARE_QUESTION_RE = re.compile(
-    r"\W*(?:(?:should|can|could|do|does|is|are|what|why|which)\s+(?:i|you|we|it|my|this|that|there|an?|the)\b"
+    # "What I love most is trail runs" states a fact
+    r"\W*(?:(?:should|can|could|do|does|is|are|what(?!\s+i\s+(?:\w+\s+){1,3}?(?:is|are)\b)|why|which)\s+(?:i|you"
+    r"|we|it|my|this|that|there|an?|the)\b"
     r"|how\s+(?:long|much|many|often|do|does|can|should|to)\b|any\s+(?:tips|advice|ideas?|thoughts)\b"
     r"|(?:i\s+)?(?:am\s+)?wondering\s+(?:if|whether)\b)",
     re.IGNORECASE,

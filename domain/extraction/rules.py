@@ -292,6 +292,7 @@ RULES: tuple[Rule, ...] = (
         + _A
         + r"m|\s+am)\s+(?:happiest|most\s+at\s+home|at\s+my\s+best)\b|\bsuits?\s+(?:me|my\s+\w+)\b"
         r"|\b(?:is|are)\s+(?:non[-\s]negotiable|a\s+must)\b|\b(?:is|are)\s+what\s+i\s+(?:\w+\s+)?(?:enjoy|love|like)\b"
+        r"|\bwhat\s+i\s+(?:really\s+|honestly\s+)?(?:enjoy|love|like|hate|dread)\s+(?:most|best|least)\s+(?:is|are)\b"
         r"|" + I_AM + r"(?:a\s+bit\s+|totally\s+|completely\s+|slightly\s+|so\s+)?(?:obsessed\s+with|addicted\s+to"
         r"|hooked\s+on|in\s+love\s+with|mad\s+about|crazy\s+about)\b"
         r"|" + I_AM + r"(?:much\s+|definitely\s+|far\s+)?more\s+of\s+an?\s+[\w-]+(?:\s+[\w-]+)?\s+than\b"
@@ -335,6 +336,10 @@ RULES: tuple[Rule, ...] = (
         r"(?:the\s+only|my\s+only|when\s+i|my\s+(?:best|usual|preferred|favou?rite|sweet)|the\s+best|the\s+sweet\s+spot"
         r"|(?:the\s+)?ideal|non[-\s]negotiable|sacred|perfect|my\s+time)"
         r"|suits?\s+me|work(?:s)?\s+(?:best|better|well)\s+(?:for\s+me|with\s+my)|feel(?:s)?\s+(?:best|better|right))\b"
+        # a bare request for a time: "evenings pls", "mornings please"
+        r"|^(?:only\s+)?"
+        + _TIME
+        + r"(?:\s+(?:runs?|sessions?))?\s+(?:pls|plz|please|ideally|preferably|if\s+possible)\b"
         r"|\b(?:only|best|usual)\s+(?:slot|window|time|chance)\s+(?:i|that|for\s+me)\b(?=(?:\s+\w+){0,4}?\s+"
         + _TIME
         + r"\b)|\bi\s+"
@@ -655,7 +660,7 @@ RULES: tuple[Rule, ...] = (
         "recovery_rate",
         RESPONSE,
         LOW,
-        r"\b(?:i|he|she|they)\s+"
+        r"\b(?:i|he|she|they|and)\s+"
         + _ADV
         + r"{0,2}(?:recovers?|bounces?\s+back)\s+(?:\w+\s+)?(?:quickly|slowly|fast|well|badly|poorly"
         r"|slow|quick|faster|slower|quicker|better|worse)\b|\b(?:takes?|took)\s+me\s+(?:\w+\s+){0,3}?(?:days?"
@@ -746,7 +751,9 @@ RULES: tuple[Rule, ...] = (
         "general_effect",
         RESPONSE,
         LOW,
-        r"\btakes?\s+(?:a\s+lot|more|so\s+much|a\s+ton|loads|everything)\s+out\s+of\s+(?:me|them|him|her)\b"
+        # "two hard sessions a week is my limit"
+        r"\b(?:is|are)\s+(?:about\s+|pretty\s+much\s+|definitely\s+)?my\s+(?:limit|max|maximum|ceiling)\b"
+        r"|\btakes?\s+(?:a\s+lot|more|so\s+much|a\s+ton|loads|everything)\s+out\s+of\s+(?:me|them|him|her)\b"
         r"|\btakes?\s+(?:a|an|\w+)\s+(?:days?|weeks?|hours?)\s+out\s+of\s+(?:me|them)\b|\bpay\s+for\s+it\b|\b(?:never"
         r"|don" + _A + r"?t|doesn" + _A + r"?t|do\s+not)\s+(?:really\s+)?work\s+for\s+me\b|\bmess(?:es)?\s+up\s+my\b"
         r"|\bfalls?\s+off\s+a\s+cliff\b|\bfeels?\s+(?:much\s+|way\s+|so\s+much\s+)?(?:easier|harder|better"

@@ -185,3 +185,17 @@ def test_life_around_training(text: str, tag: str) -> None:
 )
 def test_time_preferences_stated_as_what_works(text: str, tag: str) -> None:
     assert any(t is MemoryType.PREFERENCE and tag in tags for t, tags in found(text)), found(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "type_", "tag"),
+    [
+        ("Three runs a week is about my limit.", RESPONSE, ""),
+        ("I'm 58 and recover slowly these days.", RESPONSE, ""),
+        ("Mornings please, I'm useless later.", MemoryType.PREFERENCE, "time:morning"),
+        ("I like a recovery day after every race.", MemoryType.PREFERENCE, "intensity:recovery"),
+        ("What I love most is long slow trail runs.", MemoryType.PREFERENCE, "intensity:long run"),
+    ],
+)
+def test_limits_bare_requests_and_kinds_of_run(text: str, type_: MemoryType, tag: str) -> None:
+    assert any(t is type_ and (not tag or tag in tags) for t, tags in found(text)), found(text)
