@@ -29,6 +29,7 @@ from sqlalchemy.orm import Session
 from domain.models import Memory
 
 MAX_TERMS = 10
+COMMON_MATCHES = 200  # more matches than this: SQLite reads the list's index and keeps the matches
 OWNED_TOKENS_FUNCTION = "mr_owned_tokens"  # registered on every SQLite connection (persistence/engine.py)
 DELETED = 0  # the mark of deleted memories: no athlete has id 0
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -58,15 +59,28 @@ def owned_tokens(athlete_id: int, content: str, tags: Any) -> str:
 
 def text_match(session: Session, user_text: str, athlete_id: int) -> ColumnElement[bool]:
     """Every word of `user_text` as a prefix, in the memories of one athlete."""
-    return _marked_match(session, user_text, athlete_id)
+    return _marked_match(session, user_text, athlete_id, by_frequency=True)
 
 
 def deleted_text_match(session: Session, user_text: str) -> ColumnElement[bool]:
     """Every word of `user_text` as a prefix, in deleted memories of any athlete."""
-    return _marked_match(session, user_text, DELETED)
+    return _marked_match(session, user_text, DELETED, by_frequency=False)  # its list is ordered by when deleted
 
 
-def _marked_match(session: Session, user_text: str, mark_id: int) -> ColumnElement[bool]:
+def _by_frequency(session: Session, matching: Select[Any], fts_query: str) -> ColumnElement[int]:
+    """The memory id as SQLite's planner should use it, by how many memories match (counted in
+    the index alone, up to COMMON_MATCHES + 1). Few: read each match by its id. Many: `id + 0`,
+    which no index holds, so the planner reads the athlete's rows in the index of the list's order
+    and keeps the matches, stopping when a page is full, instead of reading every match by id and
+    sorting them all (a word in 6,281 of 17,797 memories: a page 11 -> 1.2 ms, its count 7.8 -> 4.2 ms)."""
+    known: dict[str, bool] = session.info.setdefault("common_search_words", {})  # a page's count and rows ask once
+    if fts_query not in known:
+        bounded = select(func.count()).select_from(matching.limit(COMMON_MATCHES + 1).subquery())
+        known[fts_query] = (session.scalar(bounded) or 0) > COMMON_MATCHES
+    return Memory.id + 0 if known[fts_query] else Memory.id.expression
+
+
+def _marked_match(session: Session, user_text: str, mark_id: int, *, by_frequency: bool) -> ColumnElement[bool]:
     terms = search_terms(user_text)
     if not terms:
         return literal_column("1") == literal_column("1")
@@ -78,7 +92,8 @@ def _marked_match(session: Session, user_text: str, mark_id: int) -> ColumnEleme
             .select_from(text("memories_fts"))
             .where(text("memories_fts MATCH :fts_query").bindparams(bindparam("fts_query", fts_query, unique=True)))
         )
-        return Memory.id.in_(matching)
+        key = _by_frequency(session, matching, fts_query) if by_frequency else Memory.id.expression
+        return key.in_(matching)
     # The same expression as the index ix_memories_owned_tsv, so the planner can use it.
     owned = func.mr_owned_tsvector(Memory.athlete_id, Memory.status, Memory.content, Memory.tags)
     wanted = func.mr_owned_tsquery(mark_id, bindparam("search_words", terms, type_=ARRAY(Text), unique=True))

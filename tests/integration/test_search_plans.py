@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 from sqlalchemy import Connection, Engine, event, text
 
-from domain import memories
+from domain import memories, search
 from domain.admin_deleted import DeletedQuery, list_deleted
 from domain.enums import MemoryType
 from domain.memory_lists import MemoryQuery, list_memories_by_type
 from domain.models import User
-from domain.search import DELETED, owner_mark
+from domain.search import COMMON_MATCHES, DELETED, owner_mark
 from persistence.uow import unit_of_work
 from tests.factories import make_memory
 from tests.integration.admin_helpers import deleted_memory
@@ -44,9 +44,14 @@ def captured(engine: Engine) -> Iterator[list[Statement]]:
 
 
 def matching(engine: Engine, statements: list[Statement]) -> list[Statement]:
-    """The statements that search the text index."""
+    """The statements that search the text index (on SQLite, but for how often the word is met)."""
     word = "memories_fts" if engine.dialect.name == "sqlite" else "mr_owned_tsquery"
-    return [s for s in statements if word in s[0]]
+    return [s for s in statements if word in s[0] and s not in frequency_probes(statements)]
+
+
+def frequency_probes(statements: list[Statement]) -> list[Statement]:
+    """SQLite: the count, in the index alone and bounded, that picks how the list reads its matches."""
+    return [s for s in statements if " ".join(s[0].split()).startswith("SELECT count(*) AS count_1 FROM (SELECT rowid")]
 
 
 def sqlite_plan(connection: Connection, statement: Statement) -> list[str]:
@@ -103,6 +108,8 @@ def test_the_memory_lists_search_reads_only_the_athletes_entries(engine: Engine,
         searching = matching(engine, seen)
         assert len(searching) == 2, "the grouped count and the pages"
         connection = session.connection()
+        for probe in frequency_probes(seen):
+            assert f'"{owner_mark(athlete.id)}knee"*' in str(probe[1]) and COMMON_MATCHES + 1 in probe[1]
         for statement in searching:
             if engine.dialect.name == "sqlite":
                 plan = sqlite_plan(connection, statement)
@@ -177,3 +184,32 @@ def test_deleting_and_restoring_moves_a_memory_in_and_out_of_the_deleted_search(
         assert [m.id for m in memories.list_memories(session, athlete, query=MemoryQuery(text="brace")).items] == [
             memory.id
         ]
+
+
+@pytest.mark.parametrize("common_from", [0, 10_000])
+def test_a_common_word_gives_the_same_lists_however_its_matches_are_read(
+    engine: Engine, athlete: User, common_from: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite reads a word with many matches along the list's index (`id + 0`), a rare one by id:
+    every sort, page, count and "show more" is the same either way."""
+    for index in range(12):
+        make_memory(engine, athlete, f"Easy run {index} by the river", type=MemoryType.PREFERENCE)
+        make_memory(engine, athlete, f"Knee sore after run {index}", type=MemoryType.INJURY_HISTORY)
+        make_memory(engine, athlete, f"Swims on Fridays {index}", type=MemoryType.CONTEXT)
+
+    def lists() -> list[Any]:
+        seen = []
+        with unit_of_work(engine, read_only=True) as session:
+            for sort in ("updated", "created", "alpha", "seen", "confidence"):
+                page = memories.list_memories(session, athlete, query=MemoryQuery(text="run", sort=sort, limit=5))
+                seen.append((sort, page.total, [m.content for m in page.items]))
+                by_type = list_memories_by_type(
+                    session, athlete, query=MemoryQuery(text="run", sort=sort), limits=dict.fromkeys(MemoryType, 4)
+                )
+                seen.append({t.value: (p.total, [m.content for m in p.items]) for t, p in by_type.items()})
+        return seen
+
+    expected = lists()
+    monkeypatch.setattr(search, "COMMON_MATCHES", common_from)
+    assert lists() == expected
+    assert expected[0][1] == 24  # "run" in 24 memories, "River"/"Swims" not
