@@ -46,6 +46,7 @@ from sqlalchemy.sql.util import find_tables
 from domain.actors import Actor, actor_identity
 from domain.enums import REMOVAL_ACTIONS, AuditAction, AuditTarget
 from domain.models import GENESIS_HASH, AuditEvent, AuditHead
+from domain.prepared import Prepared
 from domain.types import utcnow
 
 REDACTED_PROPOSALS = "redacted_proposals"  # a removal event's list of proposals it redacted
@@ -176,16 +177,18 @@ def record(
 _PENDING_KEY = "memory_review_audit_pending"
 _EVENTS = cast(Table, AuditEvent.__table__)
 _HEADS = cast(Table, AuditHead.__table__)
-_INSERT_EVENTS = insert(_EVENTS)
+_INSERT_EVENTS = Prepared(insert(_EVENTS))
 _LOCK_HEAD = select(_HEADS.c.seq, _HEADS.c.hash, _HEADS.c.keyed_after).where(_HEADS.c.id == 1).with_for_update()
 _COMMITTED_KEY = "memory_review_audit_committed"
 _MOVE_HEAD = update(_HEADS).where(_HEADS.c.id == 1).values(seq=bindparam("new_seq"), hash=bindparam("new_hash"))
 # The head moves only if it is still the one this process last committed: the same seq, hash and
 # keyed part, so the chain computed on it is exactly the one a fresh read of the head would give.
-_MOVE_KNOWN_HEAD = _MOVE_HEAD.where(
-    _HEADS.c.seq == bindparam("old_seq"),
-    _HEADS.c.hash == bindparam("old_hash"),
-    _HEADS.c.keyed_after.is_not_distinct_from(bindparam("old_keyed_after", type_=Integer)),
+_MOVE_KNOWN_HEAD = Prepared(
+    _MOVE_HEAD.where(
+        _HEADS.c.seq == bindparam("old_seq"),
+        _HEADS.c.hash == bindparam("old_hash"),
+        _HEADS.c.keyed_after.is_not_distinct_from(bindparam("old_keyed_after", type_=Integer)),
+    )
 )
 _HEAD_KEY = "memory_review_audit_head"
 
@@ -241,7 +244,15 @@ def _insert_and_move() -> TextClause:
     )
 
 
-_INSERT_AND_MOVE = _insert_and_move()
+_INSERT_AND_MOVE = Prepared(_insert_and_move())
+_MOVE = Prepared(_MOVE_HEAD)
+
+
+def _insert_events(connection: Connection, events: list[dict[str, Any]]) -> None:
+    if len(events) == 1:
+        _INSERT_EVENTS.run(connection, events[0])
+    else:
+        _INSERT_EVENTS.run_many(connection, events)
 
 
 def _write_locked(connection: Connection, events: list[dict[str, Any]], seal: Seal | None) -> _Head:
@@ -249,10 +260,10 @@ def _write_locked(connection: Connection, events: list[dict[str, Any]], seal: Se
     seq, prev_hash, keyed_after = connection.execute(_LOCK_HEAD).one()
     head = _chain(events, _Head(seq, prev_hash, keyed_after), seal)
     if connection.dialect.name == "postgresql" and len(events) == 1:  # one round trip for the event and the head
-        connection.execute(_INSERT_AND_MOVE, {**events[0], "new_seq": head.seq, "new_hash": head.hash})
+        _INSERT_AND_MOVE.run(connection, {**events[0], "new_seq": head.seq, "new_hash": head.hash})
     else:
-        connection.execute(_INSERT_EVENTS, events)
-        connection.execute(_MOVE_HEAD, {"new_seq": head.seq, "new_hash": head.hash})
+        _insert_events(connection, events)
+        _MOVE.run(connection, {"new_seq": head.seq, "new_hash": head.hash})
     return head
 
 
@@ -283,8 +294,8 @@ def write_pending(session: Session) -> None:
     head = None
     if known is not None:
         head = _chain(events, known, seal)
-        moved = connection.execute(
-            _MOVE_KNOWN_HEAD,
+        moved = _MOVE_KNOWN_HEAD.run(
+            connection,
             {
                 "new_seq": head.seq,
                 "new_hash": head.hash,
@@ -294,7 +305,7 @@ def write_pending(session: Session) -> None:
             },
         )
         if moved.rowcount == 1:
-            connection.execute(_INSERT_EVENTS, events)
+            _insert_events(connection, events)
         else:
             head = None
     if head is None:

@@ -16,11 +16,12 @@ from sqlalchemy.orm import Session
 from domain.dedup_keys import tag_rows
 from domain.enums import MemoryStatus, MemoryType
 from domain.models import Memory, MemoryTag
+from domain.prepared import Prepared
 
 _TABLE = cast(Table, MemoryTag.__table__)
-_INSERT = insert(_TABLE)
-_DELETE = delete(_TABLE).where(_TABLE.c.memory_id == bindparam("b_memory_id"))
-_TOUCH = (
+_INSERT = Prepared(insert(_TABLE))
+_DELETE = Prepared(delete(_TABLE).where(_TABLE.c.memory_id == bindparam("b_memory_id")))
+_TOUCH = Prepared(
     update(_TABLE).where(_TABLE.c.memory_id == bindparam("b_memory_id")).values(updated_at=bindparam("b_updated_at"))
 )
 
@@ -46,10 +47,10 @@ def sync(session: Session, memory: Memory, before: TagState | None, after: TagSt
         return
     connection = session.connection()
     if before is not None and after is not None and (before.type, before.tags) == (after.type, after.tags):
-        connection.execute(_TOUCH, {"b_memory_id": memory.id, "b_updated_at": after.updated_at})
+        _TOUCH.run(connection, {"b_memory_id": memory.id, "b_updated_at": after.updated_at})
         return
     if before is not None:
-        connection.execute(_DELETE, {"b_memory_id": memory.id})
+        _DELETE.run(connection, {"b_memory_id": memory.id})
     if after is not None:
         rows: list[dict[str, Any]] = tag_rows(
             memory_id=memory.id,
@@ -58,4 +59,5 @@ def sync(session: Session, memory: Memory, before: TagState | None, after: TagSt
             tags=sorted(after.tags),
             updated_at=after.updated_at,
         )
-        connection.execute(_INSERT, rows)
+        if rows:
+            _INSERT.run_many(connection, rows)

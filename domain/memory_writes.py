@@ -12,7 +12,7 @@ bookkeeping, which cost several times the statements themselves (issue 9).
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from sqlalchemy import ColumnDefault, Table, bindparam, insert, inspect, select, update
 from sqlalchemy.orm import Session, make_transient_to_detached
@@ -28,8 +28,11 @@ from domain.dedup_keys import content_key
 from domain.enums import AuditAction, AuditTarget, MemoryConfidence, MemoryStatus
 from domain.errors import EditConflict
 from domain.models import AuditEvent, Memory, Proposal
+from domain.prepared import Prepared
 from domain.types import utcnow
 from domain.visibility import with_inactive
+
+T = TypeVar("T")
 
 CONTENT_FIELDS = ("content", "type", "tags", "confidence")
 REDACTED_FIELDS = ("content", "tags")
@@ -54,9 +57,12 @@ def snapshot(memory: Memory) -> dict[str, Any]:
 
 
 _MEMORIES = cast(Table, Memory.__table__)
-_INSERT = insert(_MEMORIES)
-# The SET clause is the parameters' own keys (Core compiles and caches one form per set of keys).
-_UPDATE = update(_MEMORIES).where(_MEMORIES.c.id == bindparam("b_id"), _MEMORIES.c.version == bindparam("b_version"))
+_INSERT = Prepared(insert(_MEMORIES))  # SQLite: the new id is the cursor's lastrowid
+_INSERT_RETURNING = Prepared(insert(_MEMORIES).returning(_MEMORIES.c.id))
+# The SET clause is the parameters' own keys (one compiled form per set of keys).
+_UPDATE = Prepared(
+    update(_MEMORIES).where(_MEMORIES.c.id == bindparam("b_id"), _MEMORIES.c.version == bindparam("b_version"))
+)
 _COLUMNS = tuple(column.key for column in _MEMORIES.columns if column.key != "id")
 _WRITABLE = frozenset(_COLUMNS) - {"version", "content_key"}
 
@@ -124,12 +130,59 @@ def load_memory(session: Session, memory_id: int, *, any_status: bool = False) -
     row = session.connection().execute(_ROW, {"b_id": memory_id}).first()
     if row is None or (not any_status and row.status != MemoryStatus.ACTIVE):
         return None
-    memory = _NEW_MEMORY()  # no constructor: the row's values are set as loaded ones, as a query's are
-    for key, value in row._mapping.items():
-        set_committed_value(memory, key, value)
-    make_transient_to_detached(memory)
-    session.add(memory)
-    return memory
+    return _attached(session, _NEW_MEMORY(), row._mapping)
+
+
+def _attached(session: Session, instance: T, values: Any) -> T:
+    """A new instance (no constructor) holding a row's values as loaded ones, as a query's are,
+    and in the session as a persistent object."""
+    for key, value in values.items():
+        set_committed_value(instance, key, value)
+    make_transient_to_detached(instance)
+    session.add(instance)
+    return instance
+
+
+_PROPOSALS = cast(Table, Proposal.__table__)
+_PROPOSAL_ROW = select(_PROPOSALS).where(_PROPOSALS.c.id == bindparam("b_id"))
+_NEW_PROPOSAL = manager_of_class(Proposal).new_instance
+_UPDATE_PROPOSAL = Prepared(
+    update(_PROPOSALS).where(_PROPOSALS.c.id == bindparam("b_id"), _PROPOSALS.c.version == bindparam("b_version"))
+)
+_PROPOSAL_WRITABLE = frozenset(column.key for column in _PROPOSALS.columns) - {"id", "version"}
+
+
+def load_proposal(session: Session, proposal_id: int) -> Proposal | None:
+    """What `session.get(Proposal, proposal_id)` gives, read as one Core row (as load_memory)."""
+    if identity_key(Proposal, proposal_id) in session.identity_map:
+        return session.get(Proposal, proposal_id)
+    if session.autoflush:
+        session.flush()
+    row = session.connection().execute(_PROPOSAL_ROW, {"b_id": proposal_id}).first()
+    return None if row is None else _attached(session, _NEW_PROPOSAL(), row._mapping)
+
+
+def change_proposal_row(session: Session, proposal: Proposal, fields: dict[str, Any], conflict: str) -> None:
+    """Set a proposal's fields and write them version-checked, as the ORM's versioned flush would
+    (a stale version is an EditConflict saying `conflict`): one UPDATE of the columns whose value
+    differs, for a loaded proposal with nothing else pending; otherwise through the flush."""
+    state = inspect(proposal)
+    if not (state.persistent and not state.modified and _PROPOSAL_WRITABLE.issuperset(fields)):
+        for name, value in fields.items():
+            setattr(proposal, name, value)
+        flush_versioned(session, conflict)
+        return
+    values = {name: value for name, value in fields.items() if getattr(proposal, name) != value}
+    if not values:
+        return
+    session.flush()  # what was queued before it is written before it, as a flush would
+    version = proposal.version
+    values["version"] = version + 1
+    result = _UPDATE_PROPOSAL.run(session.connection(), {**values, "b_id": proposal.id, "b_version": version})
+    if result.rowcount != 1:
+        raise EditConflict(conflict)
+    for name, value in values.items():
+        set_committed_value(proposal, name, value)
 
 
 def _insert_row(session: Session, memory: Memory) -> None:
@@ -144,9 +197,12 @@ def _insert_row(session: Session, memory: Memory) -> None:
     values = {key: state[key] for key in _COLUMNS}
     if state.get("id") is not None:  # an id given by the caller is written, as the flush wrote it
         values["id"] = state["id"]
-    inserted = session.connection().execute(_INSERT, values).inserted_primary_key
-    assert inserted is not None
-    set_committed_value(memory, "id", inserted[0])
+    connection = session.connection()
+    if connection.dialect.name == "sqlite":
+        new_id = _INSERT.run(connection, values).lastrowid
+    else:
+        new_id = _INSERT_RETURNING.run(connection, values).fetchone()[0]
+    set_committed_value(memory, "id", new_id)
     make_transient_to_detached(memory)
     session.add(memory)
 
@@ -247,7 +303,7 @@ def _update_row(session: Session, memory: Memory, changes: dict[str, Any]) -> No
     session.flush()  # what was queued before it is written before it, as a flush would
     version = memory.version
     values["version"] = version + 1
-    result = session.connection().execute(_UPDATE, {**values, "b_id": memory.id, "b_version": version})
+    result = _UPDATE.run(session.connection(), {**values, "b_id": memory.id, "b_version": version})
     if result.rowcount != 1:
         raise EditConflict(CONFLICT_MESSAGE)
     for name, value in values.items():

@@ -16,7 +16,14 @@ from domain.dedup import ConfirmPreview, Wanted, candidates, preview_one
 from domain.enums import AuditAction, AuditTarget, MemoryConfidence, MemoryStatus, MemoryType, ProposalStatus
 from domain.errors import InvalidInput, NotFound, PermissionDenied
 from domain.import_marks import apply_import_marks, is_imported
-from domain.memory_writes import change_memory, count_again, flush_versioned, insert_memory, supersede
+from domain.memory_writes import (
+    change_memory,
+    change_proposal_row,
+    count_again,
+    insert_memory,
+    load_proposal,
+    supersede,
+)
 from domain.models import Memory, Proposal, SourceText, User
 from domain.schemas import ProposalEdit
 from domain.types import utcnow
@@ -117,7 +124,7 @@ def list_pending(
 
 
 def _own_pending(session: Session, user: User, proposal_id: int) -> Proposal:
-    proposal = session.get(Proposal, proposal_id)
+    proposal = load_proposal(session, proposal_id)
     if proposal is None or proposal.athlete_id != user.id:
         raise NotFound(NOT_FOUND)
     if proposal.status != ProposalStatus.PENDING:
@@ -155,7 +162,7 @@ def confirm(
     # One athlete's confirms queue here (PostgreSQL: FOR NO KEY UPDATE, which other writers' foreign-key
     # checks do not wait for; SQLite's writers queue anyway), so two confirms of one fact count it twice
     # instead of making two memories. Taken first, before any memory row.
-    session.execute(select(User.id).where(User.id == user.id).with_for_update(key_share=True))
+    session.connection().execute(select(User.id).where(User.id == user.id).with_for_update(key_share=True))
     proposal = _own_pending(session, user, proposal_id)
     edited = edits is not None and bool(edits.model_dump(exclude_none=True))
     decided = _decided_fields(proposal, edits)
@@ -244,9 +251,7 @@ def _change(
 ) -> None:
     """The one write path for a proposal's state: the row (version-checked) and its audit event."""
     before = proposal_snapshot(proposal)
-    for name, value in fields.items():
-        setattr(proposal, name, value)
-    flush_versioned(session, conflict)
+    change_proposal_row(session, proposal, fields, conflict)
     audit.record(
         session,
         actor=actor,
@@ -327,7 +332,7 @@ def own_recent_decision(
     session: Session, user: User, proposal_id: int, status: ProposalStatus, *, now: datetime, too_late: str
 ) -> Proposal:
     """The athlete's own proposal, decided `status` by them within REOPEN_WINDOW (what an Undo may undo)."""
-    proposal = session.get(Proposal, proposal_id)
+    proposal = load_proposal(session, proposal_id)
     if proposal is None or proposal.athlete_id != user.id:
         raise NotFound(NOT_FOUND)
     if proposal.status != status:
