@@ -21,7 +21,8 @@ _ADV = (
 I_AM = r"\bi(?:" + _A + r"?m|\s+am)\s+"
 RUN_OBJECT_RE = re.compile(
     r"\b(?:run\w*|tempo\w*|intervals?|easy|hills?|hill\s+repeats|trails?|track|treadmill|races?|racing|parkrun"
-    r"|speed\s*work|fartleks?|workouts?|training|sessions?|strides|threshold|miles|mileage|marathons?|half|5k|10k"
+    r"|speed\s*work|fartleks?|workouts?|training|sessions?|strides|threshold|miles|mileage|marathons?|ultras?"
+    r"|half|5k|10k"
     r"|mornings?|evenings?|early|alone|company|road|roads|rain|heat|humid\w*|cold|hard|recovery|reps|treadmills?"
     r"|dreadmill|music|podcasts?|headphones|groups?|club|solo|dark|night|nights|lunch\w*|weekends?|gym|pool|swim\w*"
     r"|bike|cycling|long|sprints?|descents?|downhills?|uphills?|climbs|loops?|laps|routes?|pace|structure|plans?"
@@ -267,7 +268,17 @@ RULES: tuple[Rule, ...] = (
         r"|but)\b|\bgive\s+me\s+(?:an?\s+|the\s+)?\w+(?:\s+\w+)?\s+over\b|\bnothing\s+beats\b|\bmy\s+idea\s+of"
         r"\s+(?:hell|heaven|fun)\b|\b(?:is|are)\s+(?:what|the\s+thing)\s+(?:that\s+)?keeps?\s+me\s+going\b"
         r"|\bmy\s+go[-\s]to\b|\bi\s+(?:can" + _A + r"?t|cannot|won" + _A + r"?t)\s+(?:run|train|go\s+out)\s+without\b"
-        r"|\bi\s+always\s+(?:take|bring|wear|listen\s+to|run\s+with)\b|\bnot\s+(?:really\s+)?(?:my\s+thing|for\s+me)\b"
+        r"|\bi\s+always\s+(?:take|bring|wear|listen\s+to|run\s+with)\b|(?:\bnot"
+        r"|n" + _A + r"?t)\s+(?:really\s+)?(?:my\s+(?:thing|cup\s+of\s+tea|scene|bag)|for\s+me)\b"
+        # "I'd choose the trails every time", "can't beat an early run", "group runs keep me going",
+        # "I struggle to get motivated for evening runs"
+        r"|\bi(?:"
+        + _A
+        + r"d|\s+would)\s+(?:always\s+)?(?:choose|pick|take|go\s+for)\b(?:\s+[\w-]+){1,4}?\s+(?:every\s+time"
+        r"|any\s+day|all\s+day)\b"
+        r"|\bcan(?:" + _A + r"?t|not)\s+beat\b|\bkeeps?\s+me\s+(?:going|motivated|sane|consistent)\b"
+        r"|\bi\s+" + _ADV + r"{0,2}struggle\s+to\s+(?:get\s+)?(?:motivated|motivate\s+myself|get\s+out|get\s+going)\s+"
+        r"(?:for|in|on|with|at)\b"
         r"|\bi\s+" + _ADV + r"{0,2}(?:dread|avoid|look\s+forward\s+to|live\s+for|prefer)\b|\b(?:much\s+|way\s+|far\s+"
         r"|so\s+much\s+)?happier\s+(?:on|in|with|running|doing|when|at)\b"
         r"|\bhappiest\s+(?:on|in|with|running|doing|when|at|riding|swimming)\b"
@@ -311,6 +322,7 @@ RULES: tuple[Rule, ...] = (
         PREFERENCE,
         MEDIUM,
         r"^(?:(?:always|never|only)\s+(?:run|train)(?=\s+(?:alone|solo|with|on\s+my\s+own|in\s+the|at)\b)"
+        r"|(?:really|so|totally|super|massively|very\s+much)\s+into"
         r"|(?:big|huge|massive)\s+fan\s+of|not\s+a\s+(?:big\s+)?fan\s+of|(?:(?:really|much|honestly|genuinely)\s+)?"
         r"(?:would\s+|" + _A + r"d\s+)?(?:much\s+)?rather\s+(?:do|run|go|have|be|take|train|race|stick)"
         r"|(?:absolutely\s+|really\s+|much\s+|honestly\s+|tbh\s+|genuinely\s+|way\s+|far\s+|definitely\s+"
@@ -383,7 +395,9 @@ RULES: tuple[Rule, ...] = (
         + r")s?\b|"
         + I_AM
         + r"(?:a\s+)?(?:full[-\s]time\s+|part[-\s]time\s+)?(?:student|retired|self[-\s]employed|freelancer)\b"
-        r"|\bi\s+teach\b|\bfor\s+a\s+living\b|" + I_AM + r"off\s+work\s+on\s+(?:mon|tue|wed|thu|fri|sat|sun)\w*s\b"
+        r"|\bi\s+teach\b|\bfor\s+a\s+living\b|\bbetween\s+jobs\b|\bout\s+of\s+work\b|\bunemployed\b"
+        r"|\bon\s+(?:maternity|paternity|parental|sick|gardening)\s+leave\b"
+        r"|" + I_AM + r"off\s+work\s+on\s+(?:mon|tue|wed|thu|fri|sat|sun)\w*s\b"
         r"|\bi\s+(?:own|run|manage)\s+(?:a|an|my\s+own|the|our)\s+(?:[\w-]+\s+)?(?:business|company"
         r"|shop|bakery|cafe|café|restaurant|bar|pub|farm|salon|practice|clinic|firm|store|garage|studio)\b"
         r"|" + I_AM + r"(?:\w+\s+)?in\s+the\s+(?:army|navy|air\s+force|raf|military|marines|police|fire\s+service)\b"
@@ -660,7 +674,11 @@ RULES: tuple[Rule, ...] = (
         "recovery_rate",
         RESPONSE,
         LOW,
-        r"\b(?:i|he|she|they|and)\s+"
+        r"\b(?:i|he|she|they|and|my\s+(?:legs|body)(?:\s+never|\s+don"
+        + _A
+        + r"?t|\s+doesn"
+        + _A
+        + r"?t)?)\s+"
         + _ADV
         + r"{0,2}(?:recovers?|bounces?\s+back)\s+(?:\w+\s+)?(?:quickly|slowly|fast|well|badly|poorly"
         r"|slow|quick|faster|slower|quicker|better|worse)\b|\b(?:takes?|took)\s+me\s+(?:\w+\s+){0,3}?(?:days?"
@@ -737,7 +755,9 @@ RULES: tuple[Rule, ...] = (
         # "I can handle a lot of volume", "I'm sore for days after any downhill race", "my form falls apart after"
         r"|\bi\s+(?:can|can"
         + _A
-        + r"?t|cannot)\s+(?:really\s+)?(?:handle|tolerate|absorb|cope\s+with)\s+(?:a\s+lot\s+of\s+"
+        + r"?t|cannot|seem\s+to|tend\s+to|don"
+        + _A
+        + r"?t|do\s+not)\s+(?:really\s+)?(?:handle|tolerate|absorb|cope\s+with)\s+(?:a\s+lot\s+of\s+"
         r"|lots\s+of\s+|plenty\s+of\s+|much\s+|high\s+|big\s+)?(?:volume|mileage|intensity|load|miles|kms|"
         + STIMULUS
         + r")\b"
@@ -823,7 +843,8 @@ RULES: tuple[Rule, ...] = (
         r"|stumps)|(?:heavy|dead|flat|fresh|great|amazing|good|awful"
         r"|terrible|wooden|sluggish|springy|better|worse))\b(?:\s+[\w-]+){0,4}?\s+"
         r"(?:through\s+the\s+roof|up|high|ages|days?|forever|a\s+while|longer|weeks?|after|on|in|when|for|to\s+recover"
-        r"|to\s+come\s+back)\b|\b(?:after|following)\s+(?:a\s+|any\s+|every\s+|each\s+|my\s+|big\s+|hard\s+)?"
+        r"|to\s+come\s+back)\b|\b(?:after|following)\s+(?:a\s+|any\s+|every\s+|each\s+|my\s+|big\s+"
+        r"|hard\s+)?(?:hard\s+|big\s+|long\s+|tough\s+)?"
         + STIMULUS
         + r"s?\b(?:\s+\w+){0,3}?\s+(?:i|they)(?:"
         + _A
@@ -832,7 +853,7 @@ RULES: tuple[Rule, ...] = (
         + r"re|\s+are)?\s+(?:always|usually|often"
         r"|generally|need|feel|get|tend|starving|ravenous|hungry|wrecked|shattered|knackered|exhausted|useless"
         r"|sore|stiff"
-        r"|flat|wired|buzzing|can"
+        r"|flat|wired|buzzing|barely|hardly|can\s+(?:barely|hardly)|can"
         + _A
         + r"?t|cannot|never|struggle)\b|\bi\s+"
         + _ADV

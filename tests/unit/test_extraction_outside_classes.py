@@ -199,3 +199,23 @@ def test_time_preferences_stated_as_what_works(text: str, tag: str) -> None:
 )
 def test_limits_bare_requests_and_kinds_of_run(text: str, type_: MemoryType, tag: str) -> None:
     assert any(t is type_ and (not tag or tag in tags) for t, tags in found(text)), found(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "type_", "tag"),
+    [
+        ("Hill reps aren't really my cup of tea.", MemoryType.PREFERENCE, "intensity:hill repeats"),
+        ("I'd pick a track session every time.", MemoryType.PREFERENCE, "intensity:track"),
+        ("Can't beat a Sunday long run, honestly.", MemoryType.PREFERENCE, "intensity:long run"),
+        ("Club runs keep me motivated through winter.", MemoryType.PREFERENCE, ""),
+        ("I struggle to get motivated for morning runs.", MemoryType.PREFERENCE, "time:morning"),
+        ("Totally into trail running these days.", MemoryType.PREFERENCE, "intensity:trail"),
+        ("After a long tempo I can hardly move the next day.", RESPONSE, "intensity:tempo"),
+        ("My body never recovers well from hilly races.", RESPONSE, ""),
+        ("I don't really handle high mileage.", RESPONSE, ""),
+        ("Between jobs right now, so lots of free time.", CONTEXT, "context:work"),
+        ("I'm on paternity leave until the new year.", CONTEXT, "context:work"),
+    ],
+)
+def test_more_preferences_responses_and_work_in_our_own_words(text: str, type_: MemoryType, tag: str) -> None:
+    assert any(t is type_ and (not tag or tag in tags) for t, tags in found(text)), found(text)
