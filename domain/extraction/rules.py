@@ -268,8 +268,8 @@ RULES: tuple[Rule, ...] = (
         r"|but)\b|\bgive\s+me\s+(?:an?\s+|the\s+)?\w+(?:\s+\w+)?\s+over\b|\bnothing\s+beats\b|\bmy\s+idea\s+of"
         r"\s+(?:hell|heaven|fun)\b|\b(?:is|are)\s+(?:what|the\s+thing)\s+(?:that\s+)?keeps?\s+me\s+going\b"
         r"|\bmy\s+go[-\s]to\b|\bi\s+(?:can" + _A + r"?t|cannot|won" + _A + r"?t)\s+(?:run|train|go\s+out)\s+without\b"
-        r"|\bi\s+always\s+(?:take|bring|wear|listen\s+to|run\s+with)\b|(?:\bnot"
-        r"|n" + _A + r"?t)\s+(?:really\s+)?(?:my\s+(?:thing|cup\s+of\s+tea|scene|bag)|for\s+me)\b"
+        r"|\bi\s+always\s+(?:take|bring|wear|listen\s+to|run\s+with)\b|\b(?:not|(?:is|are|was|were"
+        r"|ai)n" + _A + r"?t)\s+(?:really\s+)?(?:my\s+(?:thing|cup\s+of\s+tea|scene|bag)|for\s+me)\b"
         # "I'd choose the trails every time", "can't beat an early run", "group runs keep me going",
         # "I struggle to get motivated for evening runs"
         r"|\bi(?:"
