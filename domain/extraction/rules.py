@@ -563,9 +563,9 @@ RULES: tuple[Rule, ...] = (
         r"|marathon|ironman|100))\b|\b(?:aiming|going)\s+for\s+(?:a\s+)?(?:sub[-\s]?\d|bq|pb\s+in|pr\s+in)"
         # a goal stated as a heading or a plan: "Long-term goal is to qualify", "Big goal: finish the CCC",
         # "Target race is Berlin", "planning to do an ultra next year", "I'd like to get a marathon in"
-        r"|^"
+        r"|^(?:the\s+)?"
         + _GOAL_HEAD
-        + r"|\b(?:my|our|the)\s+"
+        + r"|\b(?:my|our)\s+"
         + _GOAL_HEAD
         + r"|\b(?:planning|plan|hoping|hope|want|going|aiming)\s+to\s+(?:do|run|race|enter|tackle|complete|finish"
         r"|attempt|get|try)\s+(?:\w+\s+){0,3}?(?:marathons?|half|ultras?|10k|5k|races?|triathlons?|ironman"
