@@ -135,9 +135,9 @@ def load_memory(session: Session, memory_id: int, *, any_status: bool = False) -
 
 def _attached(session: Session, instance: T, values: Any) -> T:
     """A new instance (no constructor) holding a row's values as loaded ones, as a query's are,
-    and in the session as a persistent object."""
-    for key, value in values.items():
-        set_committed_value(instance, key, value)
+    and in the session as a persistent object. The values go into its dict as the ORM's loader puts
+    them there; make_transient_to_detached commits them (a sixth of set_committed_value's cost)."""
+    instance.__dict__.update(values)
     make_transient_to_detached(instance)
     session.add(instance)
     return instance
@@ -189,11 +189,11 @@ def _insert_row(session: Session, memory: Memory) -> None:
     """INSERT the new memory's row, every column as the ORM's flush would write it (unset ones take
     their defaults, the version starts at 1), and keep the object in the session as a loaded row."""
     session.flush()  # what was queued before it is written before it, as a flush would
-    state = memory.__dict__
+    state = memory.__dict__  # written directly: make_transient_to_detached below commits every value
     for key in _COLUMNS:
         if key not in state:
-            set_committed_value(memory, key, _default(key))
-    set_committed_value(memory, "version", 1)
+            state[key] = _default(key)
+    state["version"] = 1
     values = {key: state[key] for key in _COLUMNS}
     if state.get("id") is not None:  # an id given by the caller is written, as the flush wrote it
         values["id"] = state["id"]
@@ -202,7 +202,7 @@ def _insert_row(session: Session, memory: Memory) -> None:
         new_id = _INSERT.run(connection, values).lastrowid
     else:
         new_id = _INSERT_RETURNING.run(connection, values).fetchone()[0]
-    set_committed_value(memory, "id", new_id)
+    state["id"] = new_id
     make_transient_to_detached(memory)
     session.add(memory)
 
