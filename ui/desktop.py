@@ -253,6 +253,7 @@ def run(settings: Settings, *, demo: bool) -> None:
         language="en-US",
         gzip_middleware_factory=None,  # the window is on this computer: compressing only costs time
         ws_per_message_deflate=False,  # likewise for the socket
+        tailwind=False,  # assets/base.css holds the reset and the utility classes we use
     )
 
 

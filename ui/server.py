@@ -243,6 +243,8 @@ def run(settings: Settings, *, demo: bool, host: str, port: int) -> None:
         # page's own elements; what the socket carries after the page loads is small updates. The
         # page itself and its scripts still come gzipped over HTTP.
         ws_per_message_deflate=False,
+        # No in-browser Tailwind compiler: assets/base.css holds the reset and the utility classes we use.
+        tailwind=False,
     )
 
 

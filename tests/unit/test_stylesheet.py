@@ -54,3 +54,33 @@ def test_no_important_overrides() -> None:
     css = STYLESHEET.read_text(encoding="utf-8")
     assert "!important" not in css
     assert "@layer" not in css
+
+
+# Classes that come from Quasar or NiceGUI themselves (app.colors makes text-<colour> for ours).
+FRAMEWORK_CLASSES = {
+    "row", "column", "no-wrap", "absolute-center", "text-weight-bold", "text-white", "text-negative",
+    "text-positive", "text-danger", "text-brand", "text-meta",
+}  # fmt: skip
+CLASS_LISTS = re.compile(
+    r"\.classes\(\s*f?[\"']([^\"']*)[\"']"  # .classes("a b")
+    r"|\.classes\(\s*(?:add|replace|remove)=f?\"([^\"]*)\""  # .classes(add="a")
+    r"|(?<![@:\w-])class=\"([^\"]*)\""  # a template's class="a b" (not a bound :class)
+    r"|\bwidth(?:: str)?\s*=\s*\"([^\"]*)\""  # a helper's width class: live_text(..., width="w-48")
+)
+
+
+def utility_classes_used() -> set[str]:
+    found: set[str] = set()
+    for path in [*(ROOT / "ui").rglob("*.py"), *(ROOT / "assets" / "components").glob("*.js")]:
+        for match in CLASS_LISTS.finditer(path.read_text(encoding="utf-8")):
+            words = next(group for group in match.groups() if group is not None).split()
+            found.update(w for w in words if "{" not in w and not w.startswith(("mr-", "q-", "nicegui-")))
+    return found
+
+
+def test_every_utility_class_used_is_in_base_css() -> None:
+    """The page has no Tailwind compiler: a utility class the code uses and base.css lacks does nothing."""
+    css = re.sub(r"/\*.*?\*/", "", (ROOT / "assets" / "base.css").read_text(encoding="utf-8"), flags=re.DOTALL)
+    defined = {name.replace("\\", "") for name in re.findall(r"\.((?:[a-z0-9-]|\\.)+)\s*\{", css)}
+    missing = sorted(utility_classes_used() - defined - FRAMEWORK_CLASSES)
+    assert missing == []
