@@ -56,7 +56,11 @@ def test_a_prepared_row_reads_back_as_the_one_core_wrote(engine: Engine, athlete
         assert row.at.tzinfo is not None
     # stored the same way, byte for byte (JSON text as the engine writes it, enum values, timestamps)
     prepared, core = raw[0], raw[1]
-    assert (prepared.action, prepared.target_type, str(prepared.after)) == (core.action, core.target_type, str(core.after))
+    assert (prepared.action, prepared.target_type, str(prepared.after)) == (
+        core.action,
+        core.target_type,
+        str(core.after),
+    )
     assert type(prepared.at) is type(core.at) and len(str(prepared.at)) == len(str(core.at))
 
 
