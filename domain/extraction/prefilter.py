@@ -40,39 +40,47 @@ def _class_chars(items: Any) -> set[str]:
     return chars
 
 
-def _first(items: Any) -> tuple[set[str], bool, bool]:
+def _first(items: Any) -> tuple[set[str], bool, bool, bool]:
     r"""What a match of the sequence `items` can start with (class members: escaped characters, \d, \s),
-    whether part of it can only match at the start of the text, and whether it can match empty."""
+    whether part of it can only match at the start of the text, whether it can match empty, and whether every
+    way to those characters passes a `\b` at the start of the match (then only word boundaries need trying)."""
     chars: set[str] = set()
     anchored = False
+    bounded = True
+    boundary = False  # a \b stands at the start of the match on the paths that reach the next item
     for op, av in items:
         if op is _c.AT and av in (_c.AT_BEGINNING, _c.AT_BEGINNING_STRING):
-            return chars, True, False  # what follows matches at position 0 only, which is always tried
+            return chars, True, False, bounded  # what follows matches at position 0 only, which is always tried
+        if op is _c.AT and av is _c.AT_BOUNDARY:
+            boundary = True
+            continue
         if op in (_c.AT, _c.ASSERT, _c.ASSERT_NOT):  # zero-width: the next item starts the match
             continue
         if op is _c.LITERAL:
-            return chars | {re.escape(chr(av))}, anchored, False
+            return chars | {re.escape(chr(av))}, anchored, False, bounded and boundary
         if op is _c.IN:
-            return chars | _class_chars(av), anchored, False
+            return chars | _class_chars(av), anchored, False, bounded and boundary
         if op is _c.SUBPATTERN:
-            sub, sub_anchored, empty = _first(av[-1])
+            sub, sub_anchored, empty, sub_bounded = _first(av[-1])
         elif op is _c.BRANCH:
-            sub, sub_anchored, empty = set(), False, False
+            sub, sub_anchored, empty, sub_bounded = set(), False, False, True
             for alternative in av[1]:
-                more, alt_anchored, alt_empty = _first(alternative)
+                more, alt_anchored, alt_empty, alt_bounded = _first(alternative)
                 sub |= more
                 sub_anchored = sub_anchored or alt_anchored
                 empty = empty or alt_empty
+                sub_bounded = sub_bounded and alt_bounded
         elif op in _REPEATS:
-            sub, sub_anchored, empty = _first(av[2])
+            sub, sub_anchored, empty, sub_bounded = _first(av[2])
             empty = empty or av[0] == 0
         else:  # ANY, NOT_LITERAL, GROUPREF, ...
             raise _Unbounded
         chars |= sub
         anchored = anchored or sub_anchored
+        bounded = bounded and (boundary or sub_bounded)
         if not empty:
-            return chars, anchored, False
-    return chars, anchored, True
+            return chars, anchored, False, bounded
+    return chars, anchored, True, bounded
 
 
 def fast_pattern(pattern: str) -> re.Pattern[str]:
@@ -80,12 +88,12 @@ def fast_pattern(pattern: str) -> re.Pattern[str]:
     (or the start of the text, for an alternative anchored there)."""
     try:
         parsed = _parser.parse(pattern)
-        chars, anchored, empty = _first(parsed)
+        chars, anchored, empty, bounded = _first(parsed)
     except (_Unbounded, RecursionError):
         return re.compile(pattern)
     if empty or not chars or (parsed and parsed[0] == (_c.AT, _c.AT_BEGINNING)):
         return re.compile(pattern)  # a pattern anchored as a whole is fast already
-    head = f"[{''.join(sorted(chars))}]"
+    head = ("\\b" if bounded else "") + f"[{''.join(sorted(chars))}]"
     return re.compile(f"(?:^|(?={head}))(?:{pattern})" if anchored else f"(?={head})(?:{pattern})")
 
 

@@ -162,8 +162,15 @@ def about_the_athlete(content: str) -> str:
     return rest[0].upper() + rest[1:] if rest else content
 
 
+# ASCII's control characters (category C) as spaces; its only separator (category Z) is the space itself.
+_ASCII_CONTROLS = str.maketrans({i: " " for i in (*range(32), 127)})
+
+
 def _clean(raw: str) -> str:
-    text = "".join(" " if unicodedata.category(ch)[0] in "CZ" else ch for ch in raw)
+    if raw.isascii():  # the same as the loop below, without a look-up per character
+        text = raw.translate(_ASCII_CONTROLS)
+    else:
+        text = "".join(" " if unicodedata.category(ch)[0] in "CZ" else ch for ch in raw)
     return _CONTROL_RE.sub(" ", text).strip()
 
 

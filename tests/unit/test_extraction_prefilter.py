@@ -115,3 +115,22 @@ def test_the_fast_lexicons_give_the_vocabularys_tags() -> None:
     for text in TEXTS:
         for kind, lex in vocabulary.LEXICONS.items():
             assert lexicon._LEXICONS[kind].tags(text) == lex.tags(text), (kind, text[:80])
+
+
+@pytest.mark.parametrize(
+    ("pattern", "bounded"),
+    [
+        (r"\bfoo|\b(?:bar|baz)", True),
+        (r"(?:\bi\s+|\bwe\s+)run", True),
+        (r"\bfoo|bar", False),
+        (r"(?:a\s+)?\bfoo", False),
+        (r"(?:\b)?foo", False),
+    ],
+)
+def test_the_look_ahead_tries_only_word_boundaries_when_every_alternative_starts_at_one(
+    pattern: str, bounded: bool
+) -> None:
+    fast = fast_pattern(pattern)
+    assert fast.pattern.startswith(r"(?=\b[") is bounded
+    for text in ("foo bar", "xfoo", "a foo", "i run", "xbar baz", "we run", "afoo"):
+        assert _spans(re.compile(pattern), text) == _spans(fast, text), (pattern, text)
