@@ -3,7 +3,7 @@ proposals) at the same moment: page-ready p95 (navigation until the first memory
 the server's memory per connected client and whether it is released when they leave, and the
 event loop's worst lag meanwhile (the server's opt-in probe, MEMORY_REVIEW_LAG_PROBE=1).
 
-N = 20 and 50 (quick mode: 10, warm round only), each against a freshly started server on a copy of the same
+N = 20 and 50 (quick mode: 8, warm round only), each against a freshly started server on a copy of the same
 generated database, twice: "cold", the first N after the start, and "warm", N more while N others
 are already open (the memory an open page adds on a server that has filled its connection pools,
 caches and worker threads; the cold figure includes that one-time fill). The N pages are tabs of
@@ -145,7 +145,7 @@ def _report(outcome: Outcome, kind: str) -> None:
 def run(quick: bool = False) -> None:
     path, loaded = dataset.cached(SPEC)
     print(f"athlete {loaded.usernames[0]}: {SPEC.heavy[0]:,} memories, {SPEC.heavy_pending} pending proposals")
-    for clients in (10,) if quick else (20, 50):
+    for clients in (8,) if quick else (20, 50):
         with tempfile.TemporaryDirectory(prefix="bench-clients-") as tmp:
             folder = Path(tmp)
             shutil.copyfile(path, folder / "app.sqlite3")

@@ -178,7 +178,7 @@ def _measure(running: Cluster, one_port: int, quick: bool) -> None:
     }
     if quick:  # one instance against two; the proxy's own cost (direct_1) only in full mode
         del targets["direct_1"]
-    seconds, rounds = (3, 1) if quick else (15, 2)
+    seconds, rounds = (2, 1) if quick else (15, 2)
     print(f"Browser page views, {TABS} Chromium tabs, {seconds} s per target and round:", flush=True)
     cookies, views = asyncio.run(_browser_runs(targets, seconds, rounds))
     print(f"HTTP page builds (GET / of a logged-in athlete), {CLIENTS} clients, {seconds} s per target and round:")

@@ -1,6 +1,6 @@
 """The reliability tests at full length (issue 14's "tests that stay"): the concurrency load of
-tests/integration/test_concurrency.py for a minute on SQLite and on PostgreSQL (quick: 4 s),
-and the crash test's SIGKILLs 50 times (quick: 8). Prints and records what happened: operations
+tests/integration/test_concurrency.py for a minute on SQLite and on PostgreSQL (quick: 3 s),
+and the crash test's SIGKILLs 50 times (quick: 5). Prints and records what happened: operations
 by outcome, deadlocks met (with and without the retry), kills survived, committed changes checked.
 Each run asserts what the short tests assert; a failure fails this module.
 """
@@ -72,7 +72,7 @@ def _crash(kills: int) -> None:
 
 
 def run(quick: bool = False) -> None:
-    seconds = 4 if quick else CONCURRENCY_S
+    seconds = 3 if quick else CONCURRENCY_S
     with tempfile.TemporaryDirectory() as directory:
         # One connection per thread: the 20 threads are more than the default pool (5 + 10 overflow).
         engine = make_engine(f"sqlite:///{Path(directory) / 'load.sqlite3'}", pool_size=THREADS)
@@ -85,4 +85,4 @@ def run(quick: bool = False) -> None:
         for name, retry in (("postgresql", True), ("postgresql_no_retry", False)):
             with postgres_engine() as schema_engine, _one_connection_per_thread(schema_engine) as engine:
                 _concurrency(engine, name, seconds, retry=retry)
-    _crash(8 if quick else CRASH_KILLS)
+    _crash(5 if quick else CRASH_KILLS)

@@ -42,7 +42,7 @@ from tests.perf import dataset
 from tests.perf.figures import record
 
 SEARCH_QUICK = dataset.Spec(athletes=100, memories=50_000, heavy=(2_000, 20_000), audit_events=10_000)
-RUNS, QUICK_RUNS = 60, 20
+RUNS, QUICK_RUNS = 60, 12
 WARM_UP = 3
 SAMPLED_ATHLETES = 30
 PAGE = 10
