@@ -175,14 +175,22 @@ def change_proposal_row(session: Session, proposal: Proposal, fields: dict[str, 
     values = {name: value for name, value in fields.items() if getattr(proposal, name) != value}
     if not values:
         return
+    _write_versioned(session, proposal, _UPDATE_PROPOSAL, values, conflict)
+
+
+def _write_versioned(
+    session: Session, row: Memory | Proposal, update: Prepared, values: dict[str, Any], conflict: str
+) -> None:
+    """UPDATE the row's changed `values` and its version where the version is still the one loaded
+    (else EditConflict), and keep them in the object as loaded values."""
     session.flush()  # what was queued before it is written before it, as a flush would
-    version = proposal.version
+    version = row.version
     values["version"] = version + 1
-    result = _UPDATE_PROPOSAL.run(session.connection(), {**values, "b_id": proposal.id, "b_version": version})
+    result = update.run(session.connection(), {**values, "b_id": row.id, "b_version": version})
     if result.rowcount != 1:
         raise EditConflict(conflict)
     for name, value in values.items():
-        set_committed_value(proposal, name, value)
+        set_committed_value(row, name, value)
 
 
 def _insert_row(session: Session, memory: Memory) -> None:
@@ -300,14 +308,7 @@ def _update_row(session: Session, memory: Memory, changes: dict[str, Any]) -> No
             values["content_key"] = key
     if not values:
         return
-    session.flush()  # what was queued before it is written before it, as a flush would
-    version = memory.version
-    values["version"] = version + 1
-    result = _UPDATE.run(session.connection(), {**values, "b_id": memory.id, "b_version": version})
-    if result.rowcount != 1:
-        raise EditConflict(CONFLICT_MESSAGE)
-    for name, value in values.items():
-        set_committed_value(memory, name, value)
+    _write_versioned(session, memory, _UPDATE, values, CONFLICT_MESSAGE)
 
 
 def count_again(session: Session, actor: Actor, memory: Memory, *, reason: str) -> Memory:

@@ -48,8 +48,9 @@ def require_postgres() -> None:
 
 
 @contextmanager
-def postgres_engine() -> Iterator[Engine]:
-    """A fresh, migrated schema of its own on the PostgreSQL server; dropped afterwards."""
+def postgres_engine(*, migrated: bool = True) -> Iterator[Engine]:
+    """A fresh schema of its own on the PostgreSQL server, migrated unless `migrated=False`;
+    dropped afterwards."""
     require_postgres()
     schema = f"t_{uuid.uuid4().hex[:12]}"
     admin = make_engine(postgres_url())
@@ -57,13 +58,29 @@ def postgres_engine() -> Iterator[Engine]:
         connection.execute(text(f'CREATE SCHEMA "{schema}"'))
     engine = make_engine(postgres_url(), connect_args={"options": f"-csearch_path={schema}"})
     try:
-        upgrade(engine)
+        if migrated:
+            upgrade(engine)
         yield engine
     finally:
         engine.dispose()
         with admin.begin() as connection:
             connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
         admin.dispose()
+
+
+@contextmanager
+def unmigrated_engine(kind: str, folder: Path) -> Iterator[Engine]:
+    """An empty database no migration has touched: a new SQLite file in `folder` ("sqlite"), or a
+    new schema on the PostgreSQL server ("postgresql"), for tests of the migrations themselves."""
+    if kind != "sqlite":
+        with postgres_engine(migrated=False) as engine:
+            yield engine
+        return
+    engine = make_engine(f"sqlite:///{folder / 'old.sqlite3'}")
+    try:
+        yield engine
+    finally:
+        engine.dispose()
 
 
 class SqliteTemplate:

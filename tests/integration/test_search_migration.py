@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,10 +12,9 @@ from sqlalchemy import Engine, text
 from domain.admin_deleted import DeletedQuery, list_deleted
 from domain.memory_lists import MemoryQuery, list_memories
 from domain.models import User
-from persistence.engine import make_engine
 from persistence.migrate import alembic_config, upgrade
 from persistence.uow import unit_of_work
-from tests.databases import postgres_url, require_postgres
+from tests.databases import unmigrated_engine
 
 BEFORE = "0002_search_scope"
 PEOPLE = (
@@ -33,24 +31,8 @@ MEMORY = (
 @pytest.fixture(params=["sqlite", "postgresql"])
 def bare_engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
     """An empty database that no migration has touched yet."""
-    if request.param == "sqlite":
-        engine = make_engine(f"sqlite:///{tmp_path / 'old.sqlite3'}")
+    with unmigrated_engine(request.param, tmp_path) as engine:
         yield engine
-        engine.dispose()
-        return
-    require_postgres()
-    schema = f"t_{uuid.uuid4().hex[:12]}"
-    admin = make_engine(postgres_url())
-    with admin.begin() as connection:
-        connection.execute(text(f'CREATE SCHEMA "{schema}"'))
-    engine = make_engine(postgres_url(), connect_args={"options": f"-csearch_path={schema}"})
-    try:
-        yield engine
-    finally:
-        engine.dispose()
-        with admin.begin() as connection:
-            connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-        admin.dispose()
 
 
 def fill_at_0002(engine: Engine) -> None:

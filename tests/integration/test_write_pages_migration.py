@@ -4,7 +4,6 @@ verifies, and the writes after it behave as before (search follows adds, edits a
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,10 +19,9 @@ from domain.enums import MemoryType, Role
 from domain.memory_lists import MemoryQuery, list_memories
 from domain.models import User
 from domain.schemas import MemoryCreate, MemoryEdit
-from persistence.engine import make_engine
 from persistence.migrate import alembic_config, upgrade
 from persistence.uow import unit_of_work
-from tests.databases import postgres_url, require_postgres
+from tests.databases import unmigrated_engine
 from tests.factories import make_user
 
 PARENTS = ("0003_dedup_keys", "0004_audit_checkpoints", "0006_coach_api", "0007_search_scope_admin", "0009_list_sorts")
@@ -32,24 +30,8 @@ PARENTS = ("0003_dedup_keys", "0004_audit_checkpoints", "0006_coach_api", "0007_
 @pytest.fixture(params=["sqlite", "postgresql"])
 def bare_engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
     """An empty database that no migration has touched yet."""
-    if request.param == "sqlite":
-        engine = make_engine(f"sqlite:///{tmp_path / 'old.sqlite3'}")
+    with unmigrated_engine(request.param, tmp_path) as engine:
         yield engine
-        engine.dispose()
-        return
-    require_postgres()
-    schema = f"t_{uuid.uuid4().hex[:12]}"
-    admin = make_engine(postgres_url())
-    with admin.begin() as connection:
-        connection.execute(text(f'CREATE SCHEMA "{schema}"'))
-    engine = make_engine(postgres_url(), connect_args={"options": f"-csearch_path={schema}"})
-    try:
-        yield engine
-    finally:
-        engine.dispose()
-        with admin.begin() as connection:
-            connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-        admin.dispose()
 
 
 def upgrade_to_parents(engine: Engine) -> None:
