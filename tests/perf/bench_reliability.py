@@ -1,8 +1,9 @@
 """The reliability tests at full length (issue 14's "tests that stay"): the concurrency load of
-tests/integration/test_concurrency.py for a minute on SQLite and on PostgreSQL (quick: 3 s, PostgreSQL with the retry only),
-and the crash test's SIGKILLs 50 times (quick: 5). Prints and records what happened: operations
-by outcome, deadlocks met (with and without the retry), kills survived, committed changes checked.
-Each run asserts what the short tests assert; a failure fails this module.
+tests/integration/test_concurrency.py for a minute on SQLite and on PostgreSQL (quick: 3 s,
+PostgreSQL with the retry only), and the crash test's SIGKILLs 50 times (quick: 5). Prints and
+records what happened: operations by outcome, deadlocks met (with and without the retry), kills
+survived, committed changes checked. Each run asserts what the short tests assert; a failure fails
+this module.
 """
 
 from __future__ import annotations
