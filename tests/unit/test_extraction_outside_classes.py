@@ -17,6 +17,11 @@ def found(text: str, source: MemorySource = MESSAGE) -> list[tuple[MemoryType, t
     return [(c.type, c.tags) for c in extract_memories(text, source)]
 
 
+def yields(text: str, type_: MemoryType, tag: str = "", source: MemorySource = MESSAGE) -> bool:
+    """A memory of this type (with this tag, when one is given) comes out of the text."""
+    return any(t is type_ and (not tag or tag in tags) for t, tags in found(text, source))
+
+
 @pytest.mark.parametrize(
     ("text", "body"),
     [
@@ -30,8 +35,8 @@ def found(text: str, source: MemorySource = MESSAGE) -> list[tuple[MemoryType, t
     ],
 )
 def test_soreness_a_kind_of_session_brings_is_a_response(text: str, body: str) -> None:
-    assert any(type_ is RESPONSE and body in tags for type_, tags in found(text, NOTE)), found(text, NOTE)
-    assert not any(type_ is INJURY for type_, _ in found(text, NOTE))
+    assert yields(text, RESPONSE, body, NOTE), found(text, NOTE)
+    assert not yields(text, INJURY, source=NOTE)
 
 
 @pytest.mark.parametrize(
@@ -42,7 +47,7 @@ def test_soreness_a_kind_of_session_brings_is_a_response(text: str, body: str) -
     ],
 )
 def test_an_ache_across_clauses_stays_an_injury(text: str) -> None:
-    assert any(type_ is INJURY for type_, _ in found(text, NOTE)), found(text, NOTE)
+    assert yields(text, INJURY, source=NOTE), found(text, NOTE)
 
 
 @pytest.mark.parametrize(
@@ -55,7 +60,7 @@ def test_an_ache_across_clauses_stays_an_injury(text: str) -> None:
     ],
 )
 def test_a_complaint_that_went_is_no_injury(text: str) -> None:
-    assert not any(type_ is INJURY for type_, _ in found(text, NOTE)), found(text, NOTE)
+    assert not yields(text, INJURY, source=NOTE), found(text, NOTE)
 
 
 @pytest.mark.parametrize(
@@ -70,7 +75,7 @@ def test_a_complaint_that_went_is_no_injury(text: str) -> None:
     ],
 )
 def test_goals_as_headings_and_plans(text: str) -> None:
-    assert any(type_ is CONTEXT and "context:goal" in tags for type_, tags in found(text)), found(text)
+    assert yields(text, CONTEXT, "context:goal"), found(text)
 
 
 @pytest.mark.parametrize(
@@ -84,7 +89,7 @@ def test_goals_as_headings_and_plans(text: str) -> None:
     ],
 )
 def test_stays_away_and_altitude(text: str, tag: str) -> None:
-    assert any(type_ is CONTEXT and tag in tags for type_, tags in found(text)), found(text)
+    assert yields(text, CONTEXT, tag), found(text)
 
 
 @pytest.mark.parametrize(
@@ -104,7 +109,7 @@ def test_a_state_for_some_weeks_is_no_travel(text: str) -> None:
     ],
 )
 def test_work_and_family_in_a_list_of_facts(text: str, tag: str) -> None:
-    assert any(type_ is CONTEXT and tag in tags for type_, tags in found(text)), found(text)
+    assert yields(text, CONTEXT, tag), found(text)
 
 
 def test_a_number_with_a_thousands_comma_is_one_clause() -> None:
@@ -121,7 +126,7 @@ def test_a_number_with_a_thousands_comma_is_one_clause() -> None:
     ],
 )
 def test_a_statement_before_a_question(text: str, type_: MemoryType, tag: str) -> None:
-    assert any(t is type_ and tag in tags for t, tags in found(text)), found(text)
+    assert yields(text, type_, tag), found(text)
 
 
 @pytest.mark.parametrize(
@@ -139,7 +144,7 @@ def test_a_statement_before_a_question(text: str, type_: MemoryType, tag: str) -
     ],
 )
 def test_responses_phrased_as_effects(text: str, tag: str) -> None:
-    assert any(t is RESPONSE and tag in tags for t, tags in found(text)), found(text)
+    assert yields(text, RESPONSE, tag), found(text)
 
 
 @pytest.mark.parametrize(
@@ -152,11 +157,11 @@ def test_responses_phrased_as_effects(text: str, tag: str) -> None:
     ],
 )
 def test_injuries_named_by_treatment_or_state(text: str, body: str) -> None:
-    assert any(t is INJURY and body in tags for t, tags in found(text)), found(text)
+    assert yields(text, INJURY, body), found(text)
 
 
 def test_rehab_exercises_are_no_injury() -> None:
-    assert not any(t is INJURY for t, _ in found("Did the rehab drills for my hip before work.", NOTE))
+    assert not yields("Did the rehab drills for my hip before work.", INJURY, source=NOTE)
 
 
 @pytest.mark.parametrize(
@@ -172,7 +177,7 @@ def test_rehab_exercises_are_no_injury() -> None:
     ],
 )
 def test_life_around_training(text: str, tag: str) -> None:
-    assert any(t is CONTEXT and tag in tags for t, tags in found(text)), found(text)
+    assert yields(text, CONTEXT, tag), found(text)
 
 
 @pytest.mark.parametrize(
@@ -184,7 +189,7 @@ def test_life_around_training(text: str, tag: str) -> None:
     ],
 )
 def test_time_preferences_stated_as_what_works(text: str, tag: str) -> None:
-    assert any(t is MemoryType.PREFERENCE and tag in tags for t, tags in found(text)), found(text)
+    assert yields(text, MemoryType.PREFERENCE, tag), found(text)
 
 
 @pytest.mark.parametrize(
@@ -198,7 +203,7 @@ def test_time_preferences_stated_as_what_works(text: str, tag: str) -> None:
     ],
 )
 def test_limits_bare_requests_and_kinds_of_run(text: str, type_: MemoryType, tag: str) -> None:
-    assert any(t is type_ and (not tag or tag in tags) for t, tags in found(text)), found(text)
+    assert yields(text, type_, tag), found(text)
 
 
 @pytest.mark.parametrize(
@@ -218,4 +223,4 @@ def test_limits_bare_requests_and_kinds_of_run(text: str, type_: MemoryType, tag
     ],
 )
 def test_more_preferences_responses_and_work_in_our_own_words(text: str, type_: MemoryType, tag: str) -> None:
-    assert any(t is type_ and (not tag or tag in tags) for t, tags in found(text)), found(text)
+    assert yields(text, type_, tag), found(text)
