@@ -2,21 +2,26 @@
 latency for an athlete with 2,000 memories under 20 concurrent clients (target p95 <= 20 ms),
 and ingest requests/s. Every context request is also recorded as a coach read.
 
-"baseline" is GET /openapi.json under the same load: no token, no database; it shows what the web
-stack and the load generator (same machine) cost before any of our work."""
+"floor" is an API request refused at the gate (no token: 401): the whole middleware stack, no route, no
+database. "baseline" is GET /openapi.json (no token, no database; FastAPI serialises the ~40 KiB schema
+on each call). Both under the same 20 clients: what the web stack costs before any of our work.
+
+The load comes from tests/perf/loadgen.py, a lean keep-alive client in a process of its own; each row
+gives the server's and the load generator's CPU time per request (the server's from /proc), and the
+context row says what bounds the 20-client figure (closed loop: latency = clients / throughput)."""
 
 from __future__ import annotations
 
-import asyncio
+import json
+import os
 import statistics
 import tempfile
-import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
-
-import httpx
+from urllib.parse import urlencode
 
 from domain.actors import SYSTEM
 from domain.api_tokens import create_token
@@ -29,6 +34,7 @@ from persistence.migrate import upgrade
 from persistence.uow import unit_of_work
 from tests.api.conftest import start, stop
 from tests.factories import make_user
+from tests.perf.loadgen import Load, Result, process_cpu_s, request_bytes
 
 MEMORIES = 2000
 CLIENTS = 20
@@ -74,60 +80,95 @@ def seed(url: str) -> str:
     return secret
 
 
-async def load(
-    requests: int,
-    send: Callable[[httpx.AsyncClient, int], Awaitable[httpx.Response]],
-    base: str,
-    secret: str,
-    clients: int = CLIENTS,
-) -> tuple[float, list[float]]:
-    """`requests` calls spread over `clients` concurrent clients; (requests/s, latencies in ms)."""
-    latencies: list[float] = []
-    counter = iter(range(requests))
-
-    async def client_loop() -> None:
-        headers = {"Authorization": f"Bearer {secret}"}
-        async with httpx.AsyncClient(base_url=base, headers=headers, timeout=30) as client:
-            for n in counter:
-                started = time.perf_counter()
-                response = await send(client, n)
-                latencies.append((time.perf_counter() - started) * 1000)
-                response.raise_for_status()
-
-    started = time.perf_counter()
-    await asyncio.gather(*(client_loop() for _ in range(clients)))
-    return requests / (time.perf_counter() - started), latencies
+@dataclass(frozen=True)
+class Phase:
+    name: str
+    requests: list[bytes]
+    count: int
+    clients: int
 
 
-def schema_call(client: httpx.AsyncClient, n: int) -> Awaitable[httpx.Response]:
-    """No database, no token: what the web stack and the load generator cost on this machine."""
-    return client.get("/openapi.json")
+def phases(host: str, secret: str, quick: bool) -> list[Phase]:
+    def get(path: str, token: str | None = secret) -> bytes:
+        return request_bytes("GET", path, host, token=token)
+
+    context = [get(f"/api/v1/athletes/bench/context?{urlencode({'query': q})}") for q in QUERIES]
+    ingest = [request_bytes("POST", "/api/v1/ingest", host, token=secret, body=ingest_body(n)) for n in range(400)]
+    scale = 1 if quick else 4
+    return [
+        Phase("floor", [get("/api/v1/athletes/bench/context", token=None)], 500 * scale, CLIENTS),
+        Phase("baseline", [get("/openapi.json", token=None)], 300 * scale, CLIENTS),
+        Phase("context", context, 1000 * scale, CLIENTS),
+        Phase("context_one_client", context, 300 * scale, 1),
+        Phase("ingest", ingest[: 40 if quick else 200], 40 if quick else 200, INGEST_CLIENTS),
+    ]
 
 
-def context_call(client: httpx.AsyncClient, n: int) -> Awaitable[httpx.Response]:
-    return client.get("/api/v1/athletes/bench/context", params={"query": QUERIES[n % len(QUERIES)]})
-
-
-def ingest_call(client: httpx.AsyncClient, n: int) -> Awaitable[httpx.Response]:
+def ingest_body(n: int) -> bytes:
     note = f"My {PARTS[n % len(PARTS)]} hurt after the {n} km run. I prefer {TIMES[n % len(TIMES)]} runs."
     body = {"athlete": "bench", "kind": "activity_note", "reference": f"bench-{uuid.uuid4().hex}", "text": note}
-    return client.post("/api/v1/ingest", json=body)
+    return json.dumps(body).encode()
+
+
+EXPECTED = {"floor": 401}
+
+
+def measure(load: Load, server_pid: int, port: int, phase: Phase) -> None:
+    cpu = process_cpu_s(server_pid)
+    result = load.run("127.0.0.1", port, phase.requests, phase.count, phase.clients)
+    server_cpu_ms = (process_cpu_s(server_pid) - cpu) / phase.count * 1000
+    expected = EXPECTED.get(phase.name)
+    wrong = {s: n for s, n in result.statuses.items() if (s != expected if expected else s >= 400)}
+    if wrong:
+        raise RuntimeError(f"{phase.name}: unexpected statuses {wrong}")
+    report(phase.name, result, phase.clients, server_cpu_ms)
+    if phase.name == "context":
+        print(limit_note(result, phase.clients, server_cpu_ms))
 
 
 def p95(values: list[float]) -> float:
     return statistics.quantiles(values, n=100)[94]
 
 
-def report(name: str, rate: float, latencies: list[float], clients: int = CLIENTS) -> None:
+def report(name: str, result: Result, clients: int, server_cpu_ms: float) -> None:
+    latencies = result.latencies_ms
     median = statistics.median(latencies)
     print(
-        f"{name}: {rate:,.0f} requests/s, p50 {median:.1f} ms, p95 {p95(latencies):.1f} ms "
-        f"({len(latencies):,} requests, {clients} clients)"
+        f"{name}: {result.rate:,.0f} requests/s, p50 {median:.1f} ms, p95 {p95(latencies):.1f} ms "
+        f"({len(latencies):,} requests, {clients} clients closed-loop; CPU per request: server "
+        f"{server_cpu_ms:.2f} ms, load generator {result.client_cpu_ms:.2f} ms; load avg {os.getloadavg()[0]:.2f})"
     )
     record = _recorder()
     if record is not None:
-        record(f"api_{name}_rps", round(rate, 1))
+        record(f"api_{name}_rps", round(result.rate, 1))
+        record(f"api_{name}_p50_ms", round(median, 2))
         record(f"api_{name}_p95_ms", round(p95(latencies), 2))
+        record(f"api_{name}_server_cpu_ms", round(server_cpu_ms, 3))
+
+
+def limit_note(result: Result, clients: int, server_cpu_ms: float) -> str:
+    """What bounds the many-client figure: closed-loop, mean latency = clients / throughput (Little's law);
+    the server is one Python process, whose interpreter runs one thread at a time (about one core)."""
+    server_cores = result.rate * server_cpu_ms / 1000
+    mean = clients / result.rate * 1000
+    floor = clients * server_cpu_ms
+    cores = os.cpu_count() or 1
+    load = os.getloadavg()[0]
+    if server_cores >= 0.8:
+        bound = "the server's CPU (its one interpreter was busy nearly all the time)"
+    elif load >= cores:
+        bound = f"CPU: the machine is oversubscribed (load avg {load:.1f} on {cores} cores); the server got part of one"
+    else:
+        bound = "not CPU: waiting (locks, disk)"
+    return (
+        f"  what limits the {clients}-client figure: {bound}. Closed loop, mean latency = {clients} clients / "
+        f"{result.rate:,.0f} requests/s = {mean:.1f} ms; the server used {server_cores:.2f} cores "
+        f"({server_cpu_ms:.2f} ms CPU per request; one interpreter, so about one core at most), the load "
+        f"generator {result.rate * result.client_cpu_ms / 1000:.2f}, on {cores} cores with load avg {load:.2f}. "
+        f"Even with a core to itself the server's mean latency is at least {clients} "
+        f"x {server_cpu_ms:.2f} ms = {floor:.1f} ms; p95 <= 20 ms at {clients} clients needs at least "
+        f"{clients / 20 * 1000:,.0f} requests/s, i.e. at most {20 / clients:.2f} ms of server CPU per request."
+    )
 
 
 def _recorder() -> Callable[[str, float], None] | None:
@@ -137,23 +178,20 @@ def _recorder() -> Callable[[str, float], None] | None:
 
 
 def run(quick: bool = False) -> None:
-    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp, Load() as load:
         url = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
         secret = seed(url)
         process, base = start(url, Path(tmp), rate_limit="1000000/minute")
+        port = int(base.rsplit(":", 1)[1])
         try:
-            asyncio.run(load(CLIENTS * 2, context_call, base, secret))  # warm up
-            rate, latencies = asyncio.run(load(100 if quick else 1000, schema_call, base, secret))
-            report("baseline", rate, latencies)
-            rate, latencies = asyncio.run(load(200 if quick else 2000, context_call, base, secret))
-            report("context", rate, latencies)
-            rate, latencies = asyncio.run(load(50 if quick else 300, context_call, base, secret, 1))
-            report("context_one_client", rate, latencies, 1)
-            rate, latencies = asyncio.run(load(40 if quick else 200, ingest_call, base, secret, INGEST_CLIENTS))
-            report("ingest", rate, latencies, INGEST_CLIENTS)
+            plan = phases(f"127.0.0.1:{port}", secret, quick)
+            warm = plan[2]
+            load.run("127.0.0.1", port, warm.requests, CLIENTS * 5, CLIENTS)  # warm up server and generator
+            for phase in plan:
+                measure(load, process.pid, port, phase)
         finally:
             stop(process)
-    print(f"target: context p95 <= 20 ms for {MEMORIES:,} memories")
+    print(f"target: context p95 <= 20 ms for {MEMORIES:,} memories under {CLIENTS} concurrent clients")
 
 
 if __name__ == "__main__":
