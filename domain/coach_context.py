@@ -8,7 +8,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, func, select
+from sqlalchemy import ColumnElement, bindparam, func, select
 from sqlalchemy.orm import Session
 
 from domain.actors import require_athlete
@@ -18,9 +18,10 @@ from domain.enums import MemoryStatus, MemoryType, Role
 from domain.errors import NotFound
 from domain.memory_writes import set_hidden_from_coach
 from domain.models import Memory, User
+from domain.prepared import Prepared
 from domain.search import text_match
 from domain.types import utcnow
-from domain.users import find_user
+from domain.users import USERNAME_PATTERN, find_user, normalize_username
 from domain.visibility import with_inactive
 
 MAX_PAGE = 200
@@ -50,6 +51,29 @@ def athlete_by_username(session: Session, username: str) -> User:
     return user
 
 
+@dataclass(frozen=True)
+class AthleteRef:
+    """An athlete as the coach's context route needs one: id and login name."""
+
+    id: int
+    username: str
+
+
+_ATHLETE = Prepared(select(User.id, User.username, User.role).where(User.username == bindparam("username")))
+
+
+def coach_athlete(session: Session, username: str) -> AthleteRef:
+    """`athlete_by_username` for the context route, which runs for every coach request: one fixed
+    statement on the driver's cursor (domain.prepared) instead of loading the ORM object."""
+    name = normalize_username(username)
+    row = None
+    if USERNAME_PATTERN.match(name):  # no account has such a name (and PostgreSQL refuses a NUL)
+        row = _ATHLETE.run(session.connection(), {"username": name}).fetchone()
+    if row is None or row[2] != Role.ATHLETE.value:
+        raise NotFound(UNKNOWN_ATHLETE)
+    return AthleteRef(int(row[0]), str(row[1]))
+
+
 def coach_may_see(athlete_id: int) -> list[ColumnElement[bool]]:
     return [
         Memory.athlete_id == athlete_id,
@@ -77,7 +101,7 @@ def candidates(session: Session, athlete_id: int) -> list[Candidate]:
 
 def context_for(
     session: Session,
-    athlete: User,
+    athlete: User | AthleteRef,
     *,
     query: str = "",
     max_tokens: int = DEFAULT_MAX_TOKENS,

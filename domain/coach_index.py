@@ -18,13 +18,13 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import Pool
 
 from domain.coach_block import CONFIDENCE_POINTS, Candidate, Scored, block_text, rank_key, recency_points, words
 from domain.models import Memory
-from domain.visibility import with_inactive
+from domain.prepared import Prepared
 
 Fingerprint = tuple[int, int, int]
 StaticKey = tuple[int, int, float, int]  # rank_key without the score
@@ -103,12 +103,17 @@ def _next_boundary(updated_at: datetime, now: datetime) -> datetime:
     return datetime.max.replace(tzinfo=now.tzinfo)
 
 
+_FINGERPRINT = Prepared(
+    select(func.count(), func.coalesce(func.sum(Memory.version), 0), func.coalesce(func.max(Memory.id), 0)).where(
+        Memory.athlete_id == bindparam("athlete_id")
+    )
+)
+
+
 def fingerprint(session: Session, athlete_id: int) -> Fingerprint:
-    row = session.execute(
-        select(func.count(), func.coalesce(func.sum(Memory.version), 0), func.coalesce(func.max(Memory.id), 0))
-        .where(Memory.athlete_id == athlete_id)
-        .execution_options(**with_inactive())
-    ).one()
+    """Over memories of every status (a fixed statement on the driver's cursor: no ORM filter applies,
+    and it runs on every context request)."""
+    row = _FINGERPRINT.run(session.connection(), {"athlete_id": athlete_id}).fetchone()
     return int(row[0]), int(row[1]), int(row[2])
 
 

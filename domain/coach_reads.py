@@ -10,14 +10,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import Integer, bindparam, delete, exists, func, insert, select
 from sqlalchemy.orm import Session
 
 from domain.actors import require_athlete
 from domain.api_tokens import Caller, note_use
 from domain.models import CoachRead, CoachReadMemory, Memory, User
+from domain.prepared import Prepared
 from domain.types import utcnow
-from domain.visibility import with_inactive
 
 ReadKind = Literal["context", "memories"]
 MAX_LOG = 200
@@ -89,18 +89,28 @@ class PendingRead:
     block: str | None = None
 
 
+_INSERT_READ = Prepared(insert(CoachRead).returning(CoachRead.id))
+_MEMORY_ID = bindparam("memory_id", type_=Integer)
+# A memory removed for good since it was served is left out of its read (the read itself stays).
+_INSERT_LINK = Prepared(
+    insert(CoachReadMemory).from_select(
+        ["read_id", "memory_id", "position"],
+        select(bindparam("read_id", type_=Integer), _MEMORY_ID, bindparam("position", type_=Integer)).where(
+            exists().where(Memory.id == _MEMORY_ID)
+        ),
+    )
+)
+
+
 def record_reads(session: Session, reads: Sequence[PendingRead]) -> None:
-    """Write answered reads in one go (two statements, whatever their number). A memory removed
+    """Write answered reads in one transaction: a fixed INSERT per read and one batch of memory links
+    (domain.prepared: the ORM's bulk insert cost several times SQLite's own work). A memory removed
     for good since it was served is left out of its read (the read itself stays)."""
-    wanted = sorted({memory_id for read in reads for memory_id in read.memory_ids})
-    existing: set[int] = set()
-    for start in range(0, len(wanted), CHUNK):
-        chunk = wanted[start : start + CHUNK]
-        existing.update(
-            session.scalars(select(Memory.id).where(Memory.id.in_(chunk)).execution_options(**with_inactive()))
-        )
-    rows = [
-        {
+    connection = session.connection()
+    links: list[dict[str, int]] = []
+    last_use: dict[int, datetime] = {}
+    for read in reads:
+        row = {
             "at": read.at,
             "athlete_id": read.athlete_id,
             "token_id": read.caller.token_id,
@@ -110,19 +120,11 @@ def record_reads(session: Session, reads: Sequence[PendingRead]) -> None:
             "max_tokens": read.max_tokens,
             "block": read.block,
         }
-        for read in reads
-    ]
-    ids = session.scalars(insert(CoachRead).returning(CoachRead.id, sort_by_parameter_order=True), rows).all()
-    links = [
-        {"read_id": read_id, "memory_id": memory_id, "position": position}
-        for read_id, read in zip(ids, reads, strict=True)
-        for position, memory_id in enumerate(m for m in read.memory_ids if m in existing)
-    ]
-    if links:
-        session.execute(insert(CoachReadMemory), links)
-    last_use: dict[int, datetime] = {}
-    for read in reads:
+        read_id = _INSERT_READ.run(connection, row).fetchone()[0]
+        links += [{"read_id": read_id, "memory_id": m, "position": i} for i, m in enumerate(read.memory_ids)]
         last_use[read.caller.token_id] = max(read.at, last_use.get(read.caller.token_id, read.at))
+    if links:
+        _INSERT_LINK.run_many(connection, links)
     for token_id, at in sorted(last_use.items()):
         note_use(session, token_id, now=at)
 

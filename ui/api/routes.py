@@ -13,7 +13,7 @@ from pydantic import BaseModel
 from sqlalchemy.exc import IntegrityError
 
 from domain.coach_block import DEFAULT_MAX_TOKENS
-from domain.coach_context import athlete_by_username, coach_memories, context_for
+from domain.coach_context import athlete_by_username, coach_athlete, coach_memories, context_for
 from domain.coach_ingest import IngestAnswer, ingest_for_token
 from domain.coach_reads import PendingRead
 from domain.enums import ApiScope
@@ -126,7 +126,7 @@ def get_context(
     max_tokens: Annotated[int, Query(ge=1, le=MAX_TOKENS_LIMIT)] = DEFAULT_MAX_TOKENS,
 ) -> Response:
     with token_session(credentials, ApiScope.READ) as (session, caller):
-        athlete = athlete_by_username(session, username)
+        athlete = coach_athlete(session, username)
         answer = context_for(session, athlete, query=query, max_tokens=max_tokens)
     block = answer.block
     ids = tuple(item.candidate.id for item in block.items)

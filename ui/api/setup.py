@@ -1,12 +1,16 @@
-"""Puts the API on the app: the gate in front of /api/, the rate limit, and the OpenAPI description."""
+"""Puts the API on the app: the gate in front of /api/, the rate limit, the OpenAPI description, and a
+middleware stack of its own for /api/ (`ApiPath`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from nicegui import app
 from nicegui.ui_run import DocsConfig
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from persistence.settings import Settings
-from ui.api.gate import MAX_BODY, ApiGate
+from ui.api.gate import API_PREFIX, MAX_BODY, ApiGate
 from ui.api.read_log import READ_LOG
 from ui.api.security import configure_rate_limit
 
@@ -39,7 +43,66 @@ def api_docs() -> DocsConfig:
     )
 
 
+# The pages' middlewares, which do nothing for a request under /api/ but cost it time: NiceGUI's session
+# cookie and per-browser storage (a browser's login counts for nothing here), its cache headers for its
+# own files and its redirect prefix (three of them Starlette BaseHTTPMiddleware: a task group and two
+# memory streams per request each), and the login redirect (the gate is in front of it anyway).
+PAGE_ONLY = frozenset(
+    {"SessionMiddleware", "RequestTrackingMiddleware", "SetCacheControlMiddleware", "RedirectWithPrefixMiddleware"}
+) | {"LoginRequired"}
+# What the API's own stack keeps. Any other middleware (the desktop window's owner check, say) means the
+# API goes through the whole stack as before: it is not known to be a page's only.
+API_KEEPS = frozenset({"ApiGate", "GZipMiddleware", "_gzip"})
+
+
+class ApiPath:
+    """Outermost but for the security headers: a request under /api/ goes through a stack built the same
+    way (FastAPI's error, telemetry and body-limit layers, the gate, gzip, exception handlers, router)
+    without the pages' middlewares; every other request through the whole stack. Measured (issue 9): the
+    pages' middlewares were about a third of the server's CPU time for a context request."""
+
+    def __init__(self, full: ASGIApp, api: ASGIApp | None) -> None:
+        self.full = full
+        self.api = api
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.api is not None and scope["type"] == "http" and str(scope["path"]).startswith(API_PREFIX):
+            await self.api(scope, receive, send)
+        else:
+            await self.full(scope, receive, send)
+
+
+def _name(factory: object) -> str:
+    return str(getattr(factory, "__name__", type(factory).__name__))
+
+
+def _api_stack(build: Callable[[], ASGIApp]) -> ASGIApp | None:
+    """The app's own stack builder run over its middlewares less PAGE_ONLY; None if one is unknown."""
+    every = list(app.user_middleware)
+    kept = [m for m in every if _name(m.cls) not in PAGE_ONLY]
+    if any(_name(m.cls) not in API_KEEPS for m in kept):
+        return None
+    app.user_middleware = kept
+    try:
+        return build()
+    finally:
+        app.user_middleware = every
+
+
+def _install_api_path() -> None:
+    if getattr(app, "_api_path", False):
+        return
+    build = app.build_middleware_stack
+
+    def build_with_api_path() -> ASGIApp:
+        return ApiPath(build(), _api_stack(build))
+
+    app.build_middleware_stack = build_with_api_path  # type: ignore[method-assign]
+    app._api_path = True  # type: ignore[attr-defined]
+
+
 def install_api(settings: Settings) -> None:
     configure_rate_limit(settings.api_rate_limit)
     app.add_middleware(ApiGate)
+    _install_api_path()
     app.on_shutdown(lambda: READ_LOG.flush())  # the reads answered last are written before the process ends
