@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from domain.content import normalize
+from domain.content import MAX_CONTENT, normalize
 from domain.enums import CONFIDENCE_RANK, MemoryConfidence, MemorySource, MemoryType
 from domain.extraction.clauses import Span, SpanSet, sentences, statement_clauses
 from domain.extraction.facts import RESPONSE_CONTEXT_TAGS, Fact, rule_facts
@@ -90,7 +90,10 @@ class RuleExtractor:
         people = People(text)
         found: list[Candidate] = []
         carry: Carry | None = None
+        restated: dict[MemoryType, int] = {}  # the previous sentence's preference and response, by index in found
         for sentence, is_question in sentences(text):
+            before = restated
+            restated = {}
             if carry is None and not _TRIGGER_LOW_RE.search(people.lower, sentence.start, sentence.end):
                 continue
             clauses = statement_clauses(text, sentence, is_question)
@@ -110,7 +113,15 @@ class RuleExtractor:
                     said = about_the_athlete(_THEM_RE.sub("the athlete", said))
                 if said:
                     tags = tuple(sorted(with_implied([*fact.tags, *_tags_said(fact.type, text, fact.span)])))
-                    found.append(Candidate(fact.type, said, fact.confidence, tags, span.start, span.end, self.name))
+                    candidate = Candidate(fact.type, said, fact.confidence, tags, span.start, span.end, self.name)
+                    kept = before.get(fact.type)
+                    if kept is not None and not tags:  # "I can't stand treadmills. I'd rather run in the rain."
+                        found[kept] = _restating(found[kept], candidate)
+                        restated[fact.type] = kept
+                        continue
+                    if fact.type in _ONE_PER_SENTENCE:
+                        restated[fact.type] = len(found)
+                    found.append(candidate)
         return merge_duplicates(found)
 
     @staticmethod
@@ -181,12 +192,29 @@ _OWN_SUBJECT_RE = re.compile(
 )
 
 
+# A preference or a training response is stated once per sentence: a contrast ("Not a fan of early starts, I'm
+# much better in the afternoon", "I can handle intervals fine but long tempos cook me") or a restatement is one
+# memory with the tags of both sides, as the outside writers label it (tests/data/extraction_cases.yaml, header);
+# so is an untagged restatement in the next sentence ("Trail over road, always. Road running bores me stiff.").
+_ONE_PER_SENTENCE = frozenset({MemoryType.PREFERENCE, RESPONSE})
+
+
+def _restating(kept: Candidate, more: Candidate) -> Candidate:
+    """`kept` with the statement of the next sentence that restates it."""
+    said = f"{kept.content.rstrip('.')}; {more.content[:1].lower()}{more.content[1:]}"
+    if len(said) > MAX_CONTENT:
+        said = kept.content
+    confidence = max(kept.confidence, more.confidence, key=CONFIDENCE_RANK.__getitem__)
+    return replace(kept, content=said, confidence=confidence, evidence_end=max(kept.evidence_end, more.evidence_end))
+
+
 def _one_fact(text: str, kept: Fact, fact: Fact) -> bool:
-    """Whether two facts of a sentence are one: they share a tag, or both have none, or one has none and
-    does not open with "I" ("Hills are my thing, flat routes bore me"; but "I hate the treadmill, I'd rather
-    run in the rain" says two things)."""
+    """Whether two facts of a sentence are one: a preference or a response always (`_ONE_PER_SENTENCE`); a
+    context when they share a tag, or both have none, or one has none and does not open with "I"."""
     if kept.type is not fact.type:
         return False
+    if fact.type in _ONE_PER_SENTENCE:
+        return True
     if set(kept.tags) & set(fact.tags) or not (kept.tags or fact.tags):
         return True
     if kept.tags and fact.tags:

@@ -76,9 +76,11 @@ def test_a_relayed_fact_reads_without_the_reporting_lead() -> None:
     assert found.type is INJURY and not found.content.lower().startswith("he told")
 
 
-def test_a_clause_without_tags_joins_its_sentence_unless_it_opens_with_i() -> None:
+def test_a_preference_and_its_contrast_in_one_sentence_are_one_memory() -> None:
+    # the outside writers' convention (tests/data/extraction_cases.yaml, header): one preference per sentence
     assert len(extract_memories("Hills are my favourite, flat routes bore me.", MESSAGE)) == 1
-    assert len(extract_memories("I hate the treadmill, I'd rather run in the rain.", MESSAGE)) == 2
+    [found] = extract_memories("I hate the treadmill, I'd rather run in the rain.", MESSAGE)
+    assert "intensity:treadmill" in found.tags and "rain" in found.content
 
 
 def test_a_run_on_question_keeps_the_statement_before_it() -> None:
