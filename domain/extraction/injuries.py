@@ -77,7 +77,7 @@ _CAUSE_RE = re.compile(
 _SORENESS_RE = re.compile(
     r"\b(?:sore\w*|stiff\w*|tight\w*|achy|aching|ache|heavy|trashed|wrecked|smashed|destroyed|burn\w*|scream\w*"
     r"|doms|battered|dead|cooked|fried|cramp\w*|tired|shot|grumpy|niggly|cranky|angry|unhappy|barking|kill|tender"
-    r"|toast)\b",
+    r"|toast|flar\w*|complain\w*|grumbl\w*|niggl\w*|play(?:s|ing)?\s+up|act(?:s|ing)?\s+up)\b",
     re.IGNORECASE,
 )
 _REAL_INJURY_RE = re.compile(
