@@ -104,6 +104,8 @@ class RuleExtractor:
             if explicit is not None:
                 clauses = [Span(max(c.start, explicit.end()), c.end) for c in clauses if c.end > explicit.end()]
             facts = self._facts(people, sentence, clauses, carry)
+            if any(not f.background for f in facts):
+                facts = [f for f in facts if not f.background]
             carry = self._carry(people.lower, clauses, facts) if not is_question else None
             if explicit is not None:
                 facts = [replace(f, confidence=HIGH) for f in facts] or self._explicit_context(text, clauses)

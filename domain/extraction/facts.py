@@ -9,7 +9,7 @@ from domain.enums import CONFIDENCE_RANK, MemoryConfidence, MemoryType
 from domain.extraction.clauses import Span
 from domain.extraction.lexicon import BODY, CONTEXT_TOPIC, INTENSITY, TIME, preference_tags
 from domain.extraction.prefilter import fast_pattern
-from domain.extraction.rules import CONTEXT, PREFERENCE, RESPONSE, RULES, RUN_OBJECT_RE, Rule
+from domain.extraction.rules import AGE_RULE, CONTEXT, PREFERENCE, RESPONSE, RULES, RUN_OBJECT_RE, Rule
 from domain.extraction.subject import People
 
 _TRANSIENT_RE = re.compile(
@@ -25,6 +25,9 @@ class Fact:
     span: Span
     tags: tuple[str, ...]
     confidence: MemoryConfidence
+    # a background fact (the athlete's age) is a memory only when its sentence states nothing else: "I'm 47 and
+    # started running two years ago" (tests/data/extraction_cases.yaml, header)
+    background: bool = False
 
 
 _RUN_OBJECT_LOW_RE = fast_pattern(RUN_OBJECT_RE.pattern)  # for the lower-cased clause: several times faster
@@ -128,7 +131,8 @@ def _context_facts(people: People, clause: Span, hits: list[tuple[Rule, re.Match
             if previous is None
             else max(previous.confidence, rule.confidence, key=CONFIDENCE_RANK.__getitem__)
         )
-        found[key] = Fact(CONTEXT, span, tuple(tags), confidence)
+        background = rule.name == AGE_RULE and (previous is None or previous.background)
+        found[key] = Fact(CONTEXT, span, tuple(tags), confidence, background)
     return list(found.values())
 
 
@@ -138,12 +142,14 @@ def _merged(clause: Span, hits: list[tuple[Rule, re.Match[str]]], body: str) -> 
     for rule, _ in hits:
         tags = _rule_tags(rule, body)
         previous = merged.get(rule.type)
+        background = rule.name == AGE_RULE
         if previous is not None:
             tags = list(dict.fromkeys([*previous.tags, *tags]))
             confidence = max(previous.confidence, rule.confidence, key=CONFIDENCE_RANK.__getitem__)
+            background = background and previous.background
         else:
             confidence = rule.confidence
-        merged[rule.type] = Fact(rule.type, clause, tuple(tags), confidence)
+        merged[rule.type] = Fact(rule.type, clause, tuple(tags), confidence, background)
     if PREFERENCE in merged:
         merged.pop(RESPONSE, None)
     return list(merged.values())

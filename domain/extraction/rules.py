@@ -83,6 +83,7 @@ STIMULUS = (
     r"|rain|dark|night|lunchtime|empty\s+stomach|fasted))"
 )
 _SUBJECT = r"\b(?:i|he|she|they)\s+"
+AGE_RULE = "age_context"
 _THEY_ARE = r"\b(?:(?:he|she)(?:" + _A + r"s|\s+is)|they(?:" + _A + r"re|\s+are))\s+"
 _WEEKDAY = r"(?:mon|tue|wed|thu|fri|sat|sun)\w*"
 _MONTH = (
@@ -463,7 +464,7 @@ RULES: tuple[Rule, ...] = (
         + I_AM
         + r"an?\s+(?:single\s+|new\s+|working\s+|busy\s+|first[-\s]time\s+|stay[-\s]at[-\s]home\s+|full[-\s]time\s+)?"
         r"(?:mum|mom|dad|parent|father"
-        r"|mother)\b|\bwe\s+(?:just\s+)?had\s+a\s+baby\b|" + I_AM + r"pregnant\b|\bschool\s+runs?\b"
+        r"|mother)\b|\bwe\s+(?:just\s+)?had\s+a\s+baby\b|\bschool\s+runs?\b"
         r"|\b(?:\d|two|three|four|five)\s+(?:kids\s+|children\s+)?under\s+(?:\d+|two|three|four|five|six|seven|eight"
         r"|ten)\b|\b(?:alone|on\s+my\s+own|solo)\s+with\s+(?:the|my|our)\s+(?:kids|children|baby|twins|toddler)\b"
         r"|(?:\bi\s+"
@@ -609,9 +610,7 @@ RULES: tuple[Rule, ...] = (
         r"|\b(?:because\s+of|around)\s+(?:the|my)"
         r"\s+(?:kids|children|baby|toddler|twins)\b|\b(?:twins|baby|toddler|kids|son|daughter"
         r"|little\s+one)\s+(?:is|are)"
-        r"\s+(?:only\s+|just\s+)?(?:\d+|one|two|three|four|five|six)\s*(?:months?|weeks?|years?|yrs?|yo)\b|"
-        + I_AM
-        + r"(?:\d\d|in\s+my\s+(?:\d0s|thirties|forties|fifties|sixties|seventies))\b|\bi\s+(?:just\s+)?turned\s+\d\d\b"
+        r"\s+(?:only\s+|just\s+)?(?:\d+|one|two|three|four|five|six)\s*(?:months?|weeks?|years?|yrs?|yo)\b"
         r"|\b(?:pancake\s+)?(?:flat|hilly|mountainous)\s+(?:here|round\s+here|around\s+here|where\s+i\s+live)\b"
         r"|\bnearest\s+(?:hills?|track|trails?|pool|gym|mountains?)\b|\b(?:we|i)\s+(?:just\s+|recently\s+)?moved\s+to\b"
         r"|\b(?:we|i)(?:" + _A + r"re|\s+are|" + _A + r"m|\s+am)\s+(?:\w+\s+)?moving\s+(?:to|house|abroad|country)\b"
@@ -619,7 +618,7 @@ RULES: tuple[Rule, ...] = (
         r"|\b(?:going\s+through|in)\s+(?:the\s+)?(?:menopause|perimenopause|ivf|chemo\w*|radiotherapy"
         r"|cancer\s+treatment)\b"
         r"|" + I_AM + r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:weeks?|months?)\s+(?:postpartum"
-        r"|post[-\s]partum|pregnant|post[-\s]op)\b|\b(?:we|i)(?:" + _A + r"re|\s+are|" + _A + r"m|\s+am)\s+expecting\b"
+        r"|post[-\s]partum|post[-\s]op)\b|\b(?:we|i)(?:" + _A + r"re|\s+are|" + _A + r"m|\s+am)\s+expecting\b"
         r"|\b(?:doing|studying\s+for|finishing|writing\s+up)\s+(?:a|my)\s+(?:phd|master" + _A + r"?s|degree|doctorate"
         r"|dissertation|thesis)\b|\bmy\s+(?:gym|club|pool|office|work)\s+has\s+(?:a|an)\b"
         r"|\bi\s+(?:don"
@@ -636,6 +635,24 @@ RULES: tuple[Rule, ...] = (
         r"|\b(?:the\s+)?altitude\s+(?:is|here|has|makes|kills|means|takes)\b|\badjusting\s+to\s+(?:the\s+)?altitude\b"
         r"|\bstudying\s+for\b|" + I_AM + r"studying\b|\bmy\s+(?:\w+\s+)?(?:exams|finals|dissertation|thesis)\b"
         r"|\b(?:have|got)\s+(?:my\s+)?(?:\w+\s+)?(?:exams|finals)\b",
+    ),
+    _rule(
+        # the athlete's own pregnancy is health ("Currently pregnant (20 weeks)"); a partner's is family
+        "pregnancy_context",
+        CONTEXT,
+        MEDIUM,
+        I_AM
+        + r"(?:now\s+|currently\s+|also\s+)?(?:\w+\s+){0,3}?pregnant\b|^(?:currently\s+|now\s+|still\s+)?pregnant\b"
+        r"|\bmy\s+pregnancy\b",
+        tags=("context:health",),
+    ),
+    _rule(
+        # the athlete's age: a background fact, kept only when its sentence says nothing else (AGE_RULE)
+        AGE_RULE,
+        CONTEXT,
+        LOW,
+        I_AM + r"(?:a\s+)?(?:\d\d(?:[-\s]?(?:years?|yrs?)[-\s]old)?|in\s+my\s+(?:\d0s|thirties|forties|fifties|sixties"
+        r"|seventies))\b|\bi\s+(?:just\s+)?turned\s+\d\d\b",
     ),
     _rule(
         "travel_context",
