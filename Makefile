@@ -30,11 +30,10 @@ run: $(STAMP)
 
 test: $(STAMP) $(DESKTOP_STAMP) tests/e2e/node_modules/axe-core/axe.min.js
 	$(PYTEST) tests/unit tests/integration -q -n 2
-	$(PYTEST) tests/ui -q
-	$(PYTEST) tests/api -q
-	$(PYTEST) tests/e2e -q
-	$(PYTEST) tests/scale -q
-	$(PYTEST) tests/desktop -q
+	$(PYTEST) tests/ui -q -n 2
+	$(PYTEST) tests/api -q -n 2
+	$(PYTEST) tests/e2e -q -n 2
+	$(PYTEST) tests/scale tests/desktop -q -n 2 --dist loadfile
 
 test-fast: $(STAMP)
 	$(PYTEST) tests/unit tests/integration -q -n 2
