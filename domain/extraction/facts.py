@@ -153,3 +153,48 @@ def _merged(clause: Span, hits: list[tuple[Rule, re.Match[str]]], body: str) -> 
     if PREFERENCE in merged:
         merged.pop(RESPONSE, None)
     return list(merged.values())
+
+
+# The household or the job given as the reason for a preference or a response is a context of its own, as the
+# outside writers label it ("Evenings suit me best because the kids are in bed by 7": a preference and
+# context:kids; "works better with the office hours": context:work). Only in a sentence that states a
+# preference or a response, and only a kind no context of the sentence has already.
+_CIRCUMSTANCES = (
+    (
+        "context:kids",
+        re.compile(
+            r"\b(?:the|my|our)\s+(?:kids|children|son|sons|daughter|daughters|boys|girls|toddlers?|baby|twins"
+            r"|little\s+ones?|youngest|eldest)\b|\b(?:two|three|four|\d)\s+(?:kids|children|toddlers)\b"
+        ),
+    ),
+    (
+        "context:family",
+        re.compile(r"\bfamily\s+(?:stuff|commitments|time|life|things|reasons)\b|\bthe\s+house\s+wakes"),
+    ),
+    (
+        "context:work",
+        re.compile(
+            r"\b(?:office|work|working)\s+hours\b|\b(?:my|the)\s+(?:shifts?|work\s+schedule|rota)\b"
+            r"|\bmy\s+shift\s+(?:at|on|in)\b|\b(?:full|part)[-\s]time\s+job\b"
+        ),
+    ),
+)
+
+
+def circumstance_facts(people: People, sentence: Span, facts: list[Fact]) -> list[Fact]:
+    """Contexts read from the reasons of a sentence's preference or response (`_CIRCUMSTANCES`)."""
+    if not any(f.type is PREFERENCE or f.type is RESPONSE for f in facts):
+        return []
+    if _TRANSIENT_RE.search(people.lower, sentence.start, sentence.end) is not None:
+        return []
+    had = {t for f in facts if f.type is CONTEXT for t in f.tags}
+    found = []
+    for tag, pattern in _CIRCUMSTANCES:
+        if tag in had:
+            continue
+        m = pattern.search(people.lower, sentence.start, sentence.end)
+        if m is None or people.about_someone_else(sentence, sentence, m.start()):
+            continue
+        tags = (tag, "context:family") if tag == "context:kids" else (tag,)
+        found.append(Fact(CONTEXT, sentence, tags, MemoryConfidence.LOW))
+    return found
