@@ -1,8 +1,8 @@
 """Write throughput and dedup cost: add / edit / soft delete / confirm per second through the
 real services (one unit of work each, its audit event included) for an athlete with 1,000 and
 with 100,000 memories (quick: 10,000; PostgreSQL 10,000 only), on SQLite (synchronous=FULL) and PostgreSQL, and on
-PostgreSQL with 8 writer threads (one athlete each); list_pending at 200 / 2,000 / 20,000
-(quick: 200 / 2,000).
+PostgreSQL with 8 writers (one athlete each), first as threads of one process, then as 8 processes
+(as several app instances write); list_pending at 200 / 2,000 / 20,000 (quick: 200 / 2,000).
 
 Beside each rate, the physical reference measured in the same run, interleaved round by round
 (the machine is shared, so each ratio compares like with like): one-row INSERT + COMMIT on the
@@ -17,6 +17,7 @@ counted and printed). The audit chain is verified after each run, from the data 
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import sqlite3
 import statistics
@@ -26,6 +27,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -139,6 +141,51 @@ def rate(actions: list[Callable[[int], None]], first: int, count: int) -> float:
     return count * len(actions) / (time.perf_counter() - started)
 
 
+class WriterProcesses:
+    """The writers as processes, one per athlete, forked once the data set is loaded, each with a pool
+    of its own: how several app instances write, without one process's interpreter lock between
+    them (the threads above share one). Each keeps its own adds for its edits and deletes."""
+
+    def __init__(self, setup: Setup) -> None:
+        fork = multiprocessing.get_context("fork")
+        self._pipes: list[Connection] = []
+        self._processes = []
+        for who in range(len(setup.athletes)):
+            ours, theirs = fork.Pipe()
+            process = fork.Process(target=_serve_writes, args=(setup, who, theirs), daemon=True)
+            process.start()
+            self._pipes.append(ours)
+            self._processes.append(process)
+
+    def rate(self, kind: str, first: int, count: int) -> tuple[float, float, float]:
+        """`count` operations of `kind` from `first` in every process at once: (operations per second,
+        CPU ms per op in the writers, statements per op)."""
+        started = time.perf_counter()
+        for pipe in self._pipes:
+            pipe.send((kind, first, count))
+        replies = [pipe.recv() for pipe in self._pipes]
+        elapsed = time.perf_counter() - started
+        operations = count * len(self._pipes)
+        return operations / elapsed, sum(r[0] for r in replies) / operations, sum(r[1] for r in replies) / operations
+
+    def close(self) -> None:
+        for pipe in self._pipes:
+            pipe.send(None)
+        for process in self._processes:
+            process.join(timeout=30)
+
+
+def _serve_writes(setup: Setup, who: int, pipe: Connection) -> None:
+    setup.engine.dispose(close=False)  # the parent's connections stay the parent's
+    while (command := pipe.recv()) is not None:
+        kind, first, count = command
+        action = operation(setup, kind, who)
+        before, started = setup.statements[0], time.process_time()
+        for n in range(first, first + count):
+            action(n)
+        pipe.send(((time.process_time() - started) * 1000, setup.statements[0] - before))
+
+
 def count_outcomes(setup: Setup, first: int, count: int) -> None:
     """What the next round's confirms will do (read before them, outside the timed loop)."""
     for who, athlete in enumerate(setup.athletes):
@@ -148,19 +195,34 @@ def count_outcomes(setup: Setup, first: int, count: int) -> None:
                 setup.outcomes[preview.outcome] += 1
 
 
-def measure(setup: Setup, raw: list[Raw], rounds: int, per_round: int) -> dict[str, float]:
-    """Rounds of raw, add, edit, delete, confirm; medians of the rates and of the ratios to raw."""
+def measure(
+    setup: Setup,
+    raw: list[Raw],
+    rounds: int,
+    per_round: int,
+    *,
+    processes: WriterProcesses | None = None,
+    first_round: int = 0,
+) -> dict[str, float]:
+    """Rounds of raw, add, edit, delete, confirm; medians of the rates and of the ratios to raw.
+    The writers are threads of this process, or `processes`."""
     threads = len(setup.athletes)
     rates: dict[str, list[float]] = {kind: [] for kind in ("raw", *KINDS)}
-    cpu: dict[str, list[float]] = {kind: [] for kind in ("raw", *KINDS)}  # this process's CPU ms per op
+    cpu: dict[str, list[float]] = {kind: [] for kind in ("raw", *KINDS)}  # the writers' CPU ms per op
     statements = dict.fromkeys(KINDS, 0.0)
-    for r in range(rounds):
+    for r in range(first_round, first_round + rounds):
         first = r * per_round
         started = time.process_time()
         rates["raw"].append(rate(raw, first, per_round))
         cpu["raw"].append((time.process_time() - started) * 1000 / (per_round * len(raw)))
         count_outcomes(setup, first, per_round)
         for kind in KINDS:
+            if processes is not None:
+                ops_per_s, cpu_ms, per_op = processes.rate(kind, first, per_round)
+                rates[kind].append(ops_per_s)
+                cpu[kind].append(cpu_ms)
+                statements[kind] = per_op
+                continue
             before, started = setup.statements[0], time.process_time()
             rates[kind].append(rate([operation(setup, kind, who) for who in range(threads)], first, per_round))
             cpu[kind].append((time.process_time() - started) * 1000 / (per_round * threads))
@@ -276,7 +338,9 @@ def run(quick: bool = False) -> None:
                     break
                 per_writer = per_round if writers == 1 else per_round // 2
                 heavy = (stored // writers,) * writers
-                spec = Spec(athletes=writers, memories=stored, heavy=heavy, heavy_pending=rounds * per_writer)
+                # several writers: rounds in threads, then as many in processes, on the same data
+                passes = 1 if writers == 1 else 2
+                spec = Spec(athletes=writers, memories=stored, heavy=heavy, heavy_pending=passes * rounds * per_writer)
                 setup = prepare(engine, spec)
                 loaded_head = _head(engine)
                 if store == "SQLite":
@@ -286,6 +350,15 @@ def run(quick: bool = False) -> None:
                 label = store if writers == 1 else f"{store}, {writers} writers"
                 rows.append((label, stored, measure(setup, raw, rounds, per_writer), setup.outcomes))
                 print(f"  measured {label} at {stored:,} memories", flush=True)
+                if writers > 1:
+                    setup.outcomes = Counter()
+                    processes = WriterProcesses(setup)
+                    try:
+                        result = measure(setup, raw, rounds, per_writer, processes=processes, first_round=rounds)
+                    finally:
+                        processes.close()
+                    rows.append((f"{store}, {writers} processes", stored, result, setup.outcomes))
+                    print(f"  measured {store}, {writers} processes at {stored:,} memories", flush=True)
                 _check_chain(engine, loaded_head)
         with database(store) as engine:
             if engine is not None:
@@ -320,7 +393,7 @@ def _print(
     print(
         "%raw: the median over rounds of (rate / the raw INSERT+COMMIT rate of the same round); sql: statements per op"
     )
-    print("\nCPU of this process per op, ms (median over rounds; PostgreSQL's server CPU and disk waits not included):")
+    print("\nCPU of the writers per op, ms (median over rounds; PostgreSQL's server CPU and disk waits not included):")
     print(f"{'store':<24} {'memories':>9} {'raw':>7}" + "".join(f" {kind:>8}" for kind in KINDS))
     for store, stored, result, _ in rows:
         cpu = "".join(f" {result[kind + '_cpu_ms']:>8.3f}" for kind in KINDS)
