@@ -72,26 +72,30 @@ class CoachIndex:
     def ranked(self, query: str, now: datetime) -> Iterator[Scored]:
         base = self._base_at(now)
         query_lower = query.lower()
-        boost: dict[int, int] = defaultdict(int)
+        boost = [0] * len(self.candidates)  # a list, not a dict: a common word boosts every memory
+        boosted = False
         for word in words(query):
             for i in self.by_word.get(word, ()):
                 boost[i] += 2
+                boosted = True
         for entity, indexes in self.by_entity.items():
             if entity in query_lower:
                 for i in indexes:
                     boost[i] += 5
-        if not boost:
+                    boosted = True
+        if not boosted:
             for i in base.order:
                 yield Scored(self.candidates[i], base.points[i])
             return
         buckets: dict[int, list[int]] = defaultdict(list)  # scores are small integers: one pass, no sort
+        points = base.points
         for i in self.order:
-            points = base.points[i] + boost.get(i, 0)
-            if points > 0:
-                buckets[points].append(i)
-        for points in sorted(buckets, reverse=True):
-            for i in buckets[points]:
-                yield Scored(self.candidates[i], points)
+            total = points[i] + boost[i]
+            if total > 0:
+                buckets[total].append(i)
+        for total in sorted(buckets, reverse=True):
+            for i in buckets[total]:
+                yield Scored(self.candidates[i], total)
 
 
 def _next_boundary(updated_at: datetime, now: datetime) -> datetime:
