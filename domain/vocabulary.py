@@ -70,7 +70,7 @@ TIME_PREFERENCES: dict[str, str] = {
     "early": r"early(?!\s+(?:in|on|last|evenings?|afternoons?)\b)",
     "late": r"late(?!\s+(?:in|on|last)\b)",
     "before work": r"before\s+work",
-    "after work": r"after\s+work",
+    "after work": r"after[-\s]work",
     "weekend": r"weekends?|saturdays?|sundays?",
 }
 

@@ -46,6 +46,9 @@ _BARE_QUESTION_RE = re.compile(
 _STATEMENT_LEAD_RE = re.compile(
     r"(?:(?:did|have)\s+i\s+(?:ever\s+)?(?:mention(?:ed)?|tell\s+you|told\s+you|say|said)(?:\s+(?:that|before))?"
     r"|(?:you\s+know|did\s+you\s+know)(?:\s+that)?"
+    # a request to remember: "Can you note that my left knee doesn't like stairs?"
+    r"|(?:can|could|would)\s+you\s+(?:please\s+)?(?:note|remember|make\s+a\s+note|keep\s+in\s+mind|bear\s+in\s+mind)"
+    r"(?:\s+(?:that|of\s+this))?"
     r"|is\s+it\s+(?:normal|ok|okay|common|weird|bad|a\s+problem)\s+that"
     r"|should\s+i\s+(?:be\s+)?(?:worr(?:y|ied)|concerned)\s+(?:that|about\s+how)"
     # a question that takes its fact as given: "Why do my knees always hurt after long runs?"

@@ -176,7 +176,7 @@ _KINDS_SAID = {
 # "family" comes only from a family rule; "goal" is a context of its own ("training for a marathon"), while a
 # marathon in a preference or a response is a race (intensity:race).
 _NOT_SAID = frozenset({"context:family", "context:goal"})
-_WORK_AS_TIME_RE = re.compile(r"\b(?:before|after)\s+work\b", re.IGNORECASE)
+_WORK_AS_TIME_RE = re.compile(r"\b(?:before|after)[-\s]work\b", re.IGNORECASE)
 
 
 def _tags_said(type_: MemoryType, text: str, span: Span) -> list[str]:

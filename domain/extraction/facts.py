@@ -171,6 +171,8 @@ _CIRCUMSTANCES = (
         "context:family",
         re.compile(r"\bfamily\s+(?:stuff|commitments|time|life|things|reasons)\b|\bthe\s+house\s+wakes"),
     ),
+    # a brick, or the athlete's tri club, is triathlon training: "I do a brick every Saturday and my legs ..."
+    ("context:triathlon", re.compile(r"\bbricks?\b(?!\s+walls?)|\btri(?:athlon)?\s+(?:club|squad|team)\b")),
     (
         "context:work",
         re.compile(

@@ -179,8 +179,12 @@ RULES: tuple[Rule, ...] = (
         PREFERENCE,
         MEDIUM,
         r"(?:" + I_AM + r"|\b(?:(?:he|she)(?:" + _A + r"s|\s+is)|they(?:" + _A + r"re|\s+are))\s+)"
-        r"(?:\w+\s+){0,2}?(?:an?|more\s+of\s+an?)\s+(?:morning|evening|night|early|lunchtime)\s+"
+        r"(?:\w+\s+){0,2}?(?:an?|more\s+of\s+an?)\s+(?:morning|evening|night|early|lunchtime|after[-\s]work)\s+"
+        r"(?:type\s+of\s+|kind\s+of\s+)?"
         r"(?:person|runner|bird|riser|trainer|gal|lady|woman|man|kind|swimmer|rider|cyclist|type|girl|guy)\b"
+        # "I've never been a morning runner"
+        r"|\bi(?:" + _A + r"ve|\s+have)\s+never\s+been\s+(?:a|an)\s+(?:morning|evening|night|early|lunchtime)\s+"
+        r"(?:person|runner|type|riser|trainer)\b"
         r"|\b(?:early\s+bird|night\s+owl)\b"
         # without "I am": "Not a morning person!!"
         r"|(?:^|\bnot\s+)(?:really\s+|much\s+of\s+)?(?:an?\s+|more\s+of\s+an?\s+)?(?:morning|evening|night|early"
@@ -533,7 +537,16 @@ RULES: tuple[Rule, ...] = (
         r"|twice|once|\w+\s+times|mon\w*|tue\w*|wed\w*|thu\w*|fri\w*|sat\w*|sun\w*|\d)\b"
         r"|^(?:" + _SPORTS + r")\s+(?:on|every|each)\s+(?:" + _WEEKDAY + r"|weekends?)\b"
         r"|\b(?:\d|two|three|four|five)\s+(?:gym|strength|weights|s&c|swim|yoga|pilates|climbing|bouldering|spin|rowing"
-        r"|erg)\s+sessions?\b",
+        r"|erg)\s+sessions?\b"
+        # the athlete's other sport as who they are or were: "Long-time cyclist, new to running", "Climber here",
+        # "Been a track cyclist for 10 yrs", "I used to row at university"
+        r"|^(?:(?:a|an)\s+)?(?:long[-\s]?time|lifelong|life[-\s]long|former|ex[-\s]?|track|road|keen|mostly\s+an?"
+        r"|mainly\s+an?|competitive|masters)\s+(?:cyclist|climber|rower|swimmer|triathlete|boulderer)\b"
+        r"|^(?:cyclist|climber|rower|swimmer|triathlete|boulderer)\s+(?:here|first|by\s+trade)\b"
+        r"|^(?:i" + _A + r"ve\s+|i\s+have\s+)?been\s+(?:a|an)\s+(?:[\w-]+\s+)?(?:cyclist|climber|rower|swimmer"
+        r"|triathlete|boulderer)\s+for\b"
+        r"|\bi\s+used\s+to\s+(?:row|swim|cycle|climb|race\s+bikes|play\s+(?:football|rugby|hockey|tennis|netball"
+        r"|basketball|squash|soccer))\b",
     ),
     _rule(
         "goal_context",
