@@ -74,6 +74,7 @@ _EXPLICIT_RE = re.compile(
     r"\b)?\W*(?!to\b)(?=\w)",
     re.IGNORECASE,
 )
+_CHILD_SAID_RE = re.compile(r"\b(?:my|their|our)\s+(?:son|daughter|boy|girl|lad|kid)\b", re.IGNORECASE)
 _THEM_RE = re.compile(r"\bthem\b", re.IGNORECASE)  # in a note about the athlete, "leave them wrecked"
 INJURY, RESPONSE = MemoryType.INJURY_HISTORY, MemoryType.TRAINING_RESPONSE
 HIGH = MemoryConfidence.HIGH
@@ -112,10 +113,13 @@ class RuleExtractor:
                 facts = [replace(f, confidence=HIGH) for f in facts] or self._explicit_context(text, clauses)
             for fact in _merge_within_sentence(text, facts):
                 said, span = content(text, fact.span, clauses, fact.type)
+                if people.for_child:  # "my son would rather do hill sprints": the son is the athlete
+                    said = _CHILD_SAID_RE.sub("the athlete", said)
+                    said = said[:1].upper() + said[1:]
                 if people.third_person:
                     said = about_the_athlete(_THEM_RE.sub("the athlete", said))
                 if said:
-                    tags = tuple(sorted(with_implied([*fact.tags, *_tags_said(fact.type, text, fact.span)])))
+                    tags = tuple(sorted(with_implied([*fact.tags, *_tags_said(fact.type, people.lower, fact.span)])))
                     candidate = Candidate(fact.type, said, fact.confidence, tags, span.start, span.end, self.name)
                     kept = before.get(fact.type)
                     if kept is not None and not tags:  # "I can't stand treadmills. I'd rather run in the rain."

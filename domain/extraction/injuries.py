@@ -24,7 +24,7 @@ _SYMPTOM_RE = re.compile(
     r"|bothers\s+me|not\s+(?:\w+\s+)?(?:right|great|happy|good)|wonky|tender|spasms?|weak|operat(?:ed|ion)|scoped"
     r"|reconstruct\w*|broke|broken|dislocat\w*|ruptur\w*|creak\w*|agony|agonising|excruciating|sciatica|went\s+again"
     r"|popped|stress\s+reaction|bursitis|shin\s+splints|dodgy|achey|knackered|iffy|grumpy|angry|flare[-\s]?ups?"
-    r"|surgeries|op|neuroma|metatarsalgia|weakness|numb\w*|tingl\w*|pins\s+and\s+needles|went\s+dead"
+    r"|surgeries|op|neuroma|metatarsalgia|diagnos\w*|disease|syndrome|osgood[-\s]schlatter|weakness|numb\w*|tingl\w*|pins\s+and\s+needles|went\s+dead"
     r"|lock(?:s|ing)?\s+up|gave\s+way|giv(?:es|ing)\s+way|grabbed|recon|replacement|arthroscop\w*|doms"
     r"|went(?=\s+(?:at|during|halfway|mid|pop|twang|bang)\b|\s*(?:[.,;!]|$))"
     r"|bad(?=\s+(?:left\s+|right\s+|lower\s+|upper\s+)?(?:knees?|ankles?|back|hips?|shoulders?|achilles|hamstrings?"

@@ -381,7 +381,8 @@ RULES: tuple[Rule, ...] = (
         r"\b(?:he|she|they|athlete)\s+"
         + _ADV
         + r"{0,2}(?:prefers?|likes?|loves?|enjoys?|hates?|dislikes?|loathes?|dreads?"
-        r"|can" + _A + r"?t\s+stand|(?:does|do)(?:n" + _A + r"?t|\s+not)\s+(?:like|enjoy))\b",
+        r"|can" + _A + r"?t\s+stand|(?:does|do)(?:n" + _A + r"?t|\s+not)\s+(?:like|enjoy)"
+        r"|(?:would|" + _A + r"d)\s+(?:much\s+|always\s+)?(?:rather|prefer))\b",
         needs_run_object=True,
     ),
     # context

@@ -95,6 +95,34 @@ def written_about_athlete(text: str) -> bool:
     return _FIRST_PERSON_RE.search(text, rest) is None and _THIRD_PERSON_RE.search(text) is not None
 
 
+# A parent writing for their child, the athlete: "(Writing for my son, 14) He's had ...", "my daughter is 16,
+# plays hockey, keeps getting back pain", "re my son: he's 12". The text opens with the child (or says it is
+# written for them); the child, he/she and his/her are then the athlete (the outside writers' convention,
+# tests/data/extraction_cases.yaml, header). "My son's team" or "I coach my son" leave the writer the athlete.
+_CHILD_ATHLETE_RE = re.compile(
+    r"(?:(?:writing|asking|messaging|here)\s+(?:for|about|on\s+behalf\s+of)\s+|re:?\s+|about\s+|coach,?\s+)?"
+    r"my\s+(?:\d+[-\s]?(?:yo|year[-\s]old)\s+)?(?:son|daughter|boy|girl|lad|kid)\b(?!" + _A + r"s\b)",
+    re.IGNORECASE,
+)
+_FIRST_WORD_RE = re.compile(r"\w")
+_CHILD_RE = re.compile(r"\b(?:my|our)\s+(?:son|daughter|boy|girl|lad|kid)\b", re.IGNORECASE)
+
+
+def written_for_child(text: str) -> bool:
+    """True for a parent's note about their child, who is the athlete (`_CHILD_ATHLETE_RE`)."""
+    first = _FIRST_WORD_RE.search(text)
+    return first is not None and _CHILD_ATHLETE_RE.match(text, first.start()) is not None
+
+
+def _person_refs_child(text: str, start: int, end: int) -> Iterator[Mention]:
+    """As `_person_refs`, where the child, he/she and his/her are the athlete."""
+    for m in _PERSON_REF_RE.finditer(text, start, end):
+        other = m.group("other") is not None and m.group("pronoun") is None
+        if other and _CHILD_RE.fullmatch(m.group()) is not None:
+            other = False
+        yield m.start(), m.end(), other
+
+
 def _names(text: str, start: int, end: int) -> Iterator[Mention]:
     for m in _NAME_RE.finditer(text, start, end):
         if m.group(1) not in _COMMON_CAPITALISED and m.group(1).lower() not in BODY_WORDS:
@@ -104,6 +132,7 @@ def _names(text: str, start: int, end: int) -> Iterator[Mention]:
 Scan = Callable[[str, int, int], Iterator[Mention]]
 _SCANS: tuple[Scan, ...] = (_person_refs, _names)
 _SCANS_ATHLETE_THIRD: tuple[Scan, ...] = (_person_refs_athlete_third, _names)
+_SCANS_CHILD: tuple[Scan, ...] = (_person_refs_child, _names)
 
 
 def _nearest(last_self: int, last_other: int) -> str | None:
@@ -159,8 +188,11 @@ class People:
     def __init__(self, text: str) -> None:
         self.text = text
         self.lower = lowered(text)
-        self.third_person = written_about_athlete(text)
-        self._scans = _SCANS_ATHLETE_THIRD if self.third_person else _SCANS
+        self.for_child = written_for_child(text)
+        if self.for_child:  # the rules read the child as "he", the athlete in the third person (offsets kept)
+            self.lower = _CHILD_RE.sub(lambda m: "he".ljust(len(m.group())), self.lower)
+        self.third_person = self.for_child or written_about_athlete(text)
+        self._scans = _SCANS_CHILD if self.for_child else _SCANS_ATHLETE_THIRD if self.third_person else _SCANS
         self._sentence: Span | None = None
         self._scanned: list[_Scanned] = []
 

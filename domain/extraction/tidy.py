@@ -143,9 +143,24 @@ _THEY_RE = re.compile(r"(?:they" + _A + r"re|they\s+are)\s+|(they)\s+(?=\w)", re
 _LEADING_THEIR_BODY_RE = re.compile(r"(?:his|her|their)\s+(?=" + _SIDE_OR_BODY + r")", re.IGNORECASE)
 
 
+# "He's had surgery" (has), "She's 14" (is), "He hates hills": a leading he/she is the athlete.
+_HE_SHE_RE = re.compile(
+    r"(?:he|she)(?:(" + _A + r"s\s+(?=(?:had|been|got|\w+ed)\b))|(" + _A + r"s\s+|\s+is\s+)|\s+(?=\w))", re.IGNORECASE
+)
+
+
 def about_the_athlete(content: str) -> str:
     """A note written about the athlete: "They hate the rain" becomes "Hates the rain", "Her knee hurts"
-    becomes "Knee hurts"."""
+    becomes "Knee hurts", "He's had surgery" becomes "Has had surgery"."""
+    he = _HE_SHE_RE.match(content)
+    if he is not None:
+        rest = content[he.end() :]
+        if he.group(1) is not None:
+            rest = f"has {rest}"
+        elif he.group(2) is not None:
+            rest = f"is {rest}"
+        if rest:
+            return rest[0].upper() + rest[1:]
     body = _LEADING_THEIR_BODY_RE.match(content)
     if body is not None:
         rest = content[body.end() :]
