@@ -24,7 +24,7 @@ _SYMPTOM_RE = re.compile(
     r"|bothers\s+me|not\s+(?:\w+\s+)?(?:right|great|happy|good)|wonky|tender|spasms?|weak|operat(?:ed|ion)|scoped"
     r"|reconstruct\w*|broke|broken|dislocat\w*|ruptur\w*|creak\w*|agony|agonising|excruciating|sciatica|went\s+again"
     r"|popped|stress\s+reaction|bursitis|shin\s+splints|dodgy|achey|knackered|iffy|grumpy|angry|flare[-\s]?ups?"
-    r"|surgeries|op|neuroma|metatarsalgia|diagnos\w*|disease|syndrome|osgood[-\s]schlatter|weakness|numb\w*|tingl\w*|pins\s+and\s+needles|went\s+dead"
+    r"|surgeries|op|neuroma|metatarsalgia|diagnos\w*|disease|syndrome|osgood[-\s]schlatter|(?:osteo)?arthriti\w*|weakness|numb\w*|tingl\w*|pins\s+and\s+needles|went\s+dead"
     r"|lock(?:s|ing)?\s+up|gave\s+way|giv(?:es|ing)\s+way|grabbed|recon|replacement|arthroscop\w*|doms"
     r"|went(?=\s+(?:at|during|halfway|mid|pop|twang|bang)\b|\s*(?:[.,;!]|$))"
     r"|bad(?=\s+(?:left\s+|right\s+|lower\s+|upper\s+)?(?:knees?|ankles?|back|hips?|shoulders?|achilles|hamstrings?"
@@ -128,7 +128,7 @@ _HYPOTHETICAL_LOW_RE = fast_pattern(_HYPOTHETICAL_RE.pattern)
 _CONDITIONS = frozenset({"if", "unless"})
 _GENERIC_INJURY_RE = re.compile(r"\b(?:injur\w*|pain|issues?)\b", re.IGNORECASE)
 # An operation or a named condition is worth remembering without a body part: "a hernia operation in May".
-_OPERATION_RE = re.compile(r"(?:surgery|surgeries|operat\w*|op|hernia\w*|concussion\w*)")
+_OPERATION_RE = re.compile(r"(?:surgery|surgeries|operat\w*|op|hernia\w*|concussion\w*|(?:osteo)?arthriti\w*)")
 # "If I run two days in a row my knee swells" says what happens, not what might: a condition on what the
 # athlete does, in a clause without a modal verb.
 _HABIT_CONDITION_LOW_RE = re.compile(r"if\s+i\s+(?!(?:get|have|feel|start|notice|ever|experience)\b)")

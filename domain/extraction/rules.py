@@ -616,7 +616,7 @@ RULES: tuple[Rule, ...] = (
         + r"{0,2}(?:have|have\s+got|suffer\s+from|live\s+with|was\s+diagnosed\s+with))\s+(?:\w+\s+)?"
         r"(?:asthma|diabetes|type\s*[12]|anaemia|anemia|a\s+heart\s+(?:condition|murmur)|heart\s+murmur|murmur"
         r"|hypothyroid\w*"
-        r"|endometriosis|ibs|crohn\w*|migraines|high\s+blood\s+pressure|low\s+iron|pcos|arthritis|long\s+covid|afib|af"
+        r"|endometriosis|ibs|crohn\w*|migraines|high\s+blood\s+pressure|low\s+iron|pcos|long\s+covid|afib|af"
         r"|atrial\s+fibrillation|raynaud\w*|hypermobil\w*|osteopenia|osteoporosis|scoliosis|fibromyalgia|lupus"
         r"|multiple\s+sclerosis|sleep\s+apn\w*|anxiety|depression|adhd|eczema|psoriasis)\b|\b(?:\d+|one|two|three|four"
         r"|five)\s+(?:young\s+|little\s+|small\s+)?(?:kids|children|boys|girls)\s+(?:under|at\s+home|aged|to)\b"
@@ -649,6 +649,23 @@ RULES: tuple[Rule, ...] = (
         r"|\b(?:the\s+)?altitude\s+(?:is|here|has|makes|kills|means|takes)\b|\badjusting\s+to\s+(?:the\s+)?altitude\b"
         r"|\bstudying\s+for\b|" + I_AM + r"studying\b|\bmy\s+(?:\w+\s+)?(?:exams|finals|dissertation|thesis)\b"
         r"|\b(?:have|got)\s+(?:my\s+)?(?:\w+\s+)?(?:exams|finals)\b",
+    ),
+    _rule(
+        # a health condition, a medicine or a disability the athlete lives with is context:health, however it is
+        # said: "Type 1 diabetic here", "went hypo at 50min", "bloods showed low iron again", "I'm deaf"
+        "health_context",
+        CONTEXT,
+        LOW,
+        r"\b(?:asthma\w*|diabet\w*|type\s*[12]\s+diabet\w*|hypos?|hypoglyc\w*|low\s+(?:iron|ferritin|b12|blood\s+sugar)"
+        r"|iron\s+deficien\w*|an(?:a)?emi\w*|long\s+covid|covid|glandular\s+fever|antidepressants?|ssris?"
+        r"|beta[-\s]blockers?|inhalers?|pacemaker|heart\s+(?:condition|murmur|problems?|arrhythmia)|irregular\s+heart\s*beat"
+        r"|arrhythmia|afib|atrial\s+fibrillation|migraines?|(?:hypo|hyper)?thyroid\w*|coeliac|celiac|crohn\w*|ibs"
+        r"|colitis|endometriosis|pcos|epilep\w*|high\s+blood\s+pressure|(?:peri)?menopaus\w*|cancer|chemo\w*"
+        r"|visually\s+impaired|partially\s+sighted|deaf|hard\s+of\s+hearing|amputee|prosthe\w*"
+        r"|para[-\s]?(?:athlete|triathlete|runner|cyclist|swimmer)|nosebleeds?|raynaud\w*|hypermobil\w*|fibromyalgia"
+        r"|lupus|multiple\s+sclerosis|chronic\s+fatigue|post[-\s]?viral|osteopenia|osteoporosis|insulin|blood\s+sugars?"
+        r"|sugar\s+levels)\b",
+        tags=("context:health",),
     ),
     _rule(
         # the athlete's own pregnancy is health ("Currently pregnant (20 weeks)"); a partner's is family
