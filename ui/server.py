@@ -20,7 +20,7 @@ from persistence.demo import load_demo
 from persistence.ready import ready_engine
 from persistence.settings import Settings
 from persistence.uow import unit_of_work
-from ui import runtime, socket_guard
+from ui import handler_signatures, runtime, socket_guard
 from ui.api.setup import api_docs, install_api
 from ui.assets import ASSETS, stylesheet
 from ui.auth import LoginRequired, configure_login_throttle
@@ -152,6 +152,7 @@ def prepare(settings: Settings, *, demo: bool) -> bool:
     app.add_static_files("/assets", str(ASSETS / "static"))
     _install_security_headers(settings)
     socket_guard.install()  # page events only from the socket of the browser that opened the page
+    handler_signatures.install()  # NiceGUI's per-element signature check, once per handler's code
     _probe_loop_lag(settings)
     return loaded
 
