@@ -64,11 +64,12 @@ BODY_PARTS: dict[str, str] = {
 TIME_PREFERENCES: dict[str, str] = {
     "morning": r"mornings?|am\s+runs?|sunrise|dawn|first\s+thing|before\s+breakfast"
     r"|(?:[4-9]|1[01])(?:[:.][0-5]\d)?\s*am",
-    "evening": r"(?:[5-9]|1[01])(?:[:.][0-5]\d)?\s*pm|evenings?|nights?|after\s+dark|in\s+the\s+dark|sunset|dusk",
+    "evening": r"[5-7](?:[:.][0-5]\d)?\s*pm|evenings?|sunset|dusk",
     "afternoon": r"afternoons?",
     "lunch": r"lunch(?:time|\s*break|es)?|midday|noon",
     "early": r"early(?!\s+(?:in|on|last|evenings?|afternoons?)\b)",
-    "late": r"late(?!\s+(?:in|on|last)\b)",
+    # the seeds' "late": at night, after dark, from 8pm (and so an evening too: IMPLIED)
+    "late": r"late(?!\s+(?:in|on|last)\b)|nights?|after\s+dark|in\s+the\s+dark|(?:[89]|1[01])(?:[:.][0-5]\d)?\s*pm",
     "before work": r"before\s+work",
     "after work": r"after[-\s]work",
     "weekend": r"weekends?|saturdays?|sundays?",
@@ -147,12 +148,16 @@ VOCABULARY: Mapping[str, Mapping[str, str]] = {
 }
 
 # A tag that always means another as well, so a filter finds it: a run before work is a morning run, hill
-# repeats are hill work, a recovery run is easy, threshold is tempo effort, plantar fasciitis is in the foot.
+# repeats are hill work and hill work is hill repeats, a late run is an evening run, a recovery run is easy,
+# threshold is tempo effort, plantar fasciitis is in the foot.
 IMPLIED: Mapping[str, tuple[str, ...]] = {
     "time:before work": ("time:morning",),
     "time:after work": ("time:evening",),
     "time:early": ("time:morning",),
+    "time:late": ("time:evening",),
     "intensity:hill repeats": ("intensity:hills",),
+    # the seeds' vocabulary has hill repeats only, and labellers working from it write it for any hill work
+    "intensity:hills": ("intensity:hill repeats",),
     "intensity:recovery": ("intensity:easy",),
     "intensity:threshold": ("intensity:tempo",),
     "intensity:speed work": ("intensity:intervals",),

@@ -32,7 +32,7 @@ from domain.vocabulary import VOCABULARY, all_tags, canonical_tag, tag_for_words
         ("sciatica down the leg", "body:back"),
         ("Saturday long run", "time:weekend"),
         ("before breakfast", "time:morning"),
-        ("after dark", "time:evening"),
+        ("after dark", "time:late"),  # the seeds' "late", which implies an evening (IMPLIED)
         ("zone 2 only", "intensity:easy"),
         ("long descents", "intensity:hills"),
         ("the dreadmill", "intensity:treadmill"),
