@@ -28,6 +28,7 @@ from tests.perf import dataset
 from tests.perf.baselines import percentile
 from tests.perf.browser import CHROMIUM, CHROMIUM_ARGS, FIRST_MEMORY, Running, lag_since, serve
 from tests.perf.figures import record
+from tests.perf.page_clients import PageClients
 
 SPEC = dataset.Spec(athletes=3, memories=2_400, heavy=(2_000,), heavy_pending=300, audit_events=10_000)
 SETTLE_S = 3  # after the pages are ready, before memory is read
@@ -43,6 +44,7 @@ class Outcome:
     rss_connected: float
     rss_after: float
     lags: list[float]
+    server_cpu_ms: float | None = None  # per page, page clients only
 
 
 async def _logged_in_state(browser: Browser, running: Running, username: str) -> dict[str, object]:
@@ -107,10 +109,36 @@ async def _measure(running: Running, clients: int, username: str, *, warm: bool)
                    lag_since(running, since, until))  # fmt: skip
 
 
-def _report(outcome: Outcome, kind: str) -> None:
-    """`cold`: the first N after the server started; `warm`: N more while N are already open."""
+async def _measure_page_clients(running: Running, clients: int, username: str, *, warm: bool) -> Outcome:
+    """As `_measure`, with page clients (tests/perf/page_clients.py) instead of Chromium tabs."""
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        state = await _logged_in_state(browser, running, username)
+        await browser.close()
+    await asyncio.sleep(LEAVE_S)  # the login tab's client is gone
+    cookies = {str(c["name"]): str(c["value"]) for c in state["cookies"]}  # type: ignore[attr-defined]
+    pages = PageClients(running, cookies)
+    if warm:
+        await pages.open(clients)
+        await asyncio.sleep(SETTLE_S)
+    rss_before = running.rss_mib()
+    since = time.time()
+    ready, failed, cpu_ms = await pages.open(clients)
+    until = time.time()
+    await asyncio.sleep(SETTLE_S)
+    rss_connected = running.rss_mib()
+    await pages.close()
+    await asyncio.sleep(LEAVE_S)
+    rss_after = running.rss_mib()
+    return Outcome(clients, ready, failed, rss_before, rss_connected, rss_after, lag_since(running, since, until),
+                   cpu_ms)  # fmt: skip
+
+
+def _report(outcome: Outcome, kind: str, clients: str = "clients") -> None:
+    """`cold`: the first N after the server started; `warm`: N more while N are already open.
+    `clients`: Chromium tabs ("clients") or page clients ("page_clients")."""
     n = outcome.clients
-    name = f"{n}" if kind == "warm" else f"{n}_cold"
+    name = f"{clients}_{n}" if kind == "warm" else f"{clients}_{n}_cold"
     grown = outcome.rss_connected - outcome.rss_before
     per_client = grown / n
     released = outcome.rss_connected - outcome.rss_after
@@ -118,28 +146,32 @@ def _report(outcome: Outcome, kind: str) -> None:
     load = os.getloadavg()[0]
     if outcome.ready_ms:
         p95, last = percentile(outcome.ready_ms, 95), max(outcome.ready_ms)
+        who = "page clients" if clients == "page_clients" else "Chromium tabs"
         print(
-            f"{n} clients at once ({kind}): page ready p50 {percentile(outcome.ready_ms, 50):,.0f} ms, "
+            f"{n} {who} at once ({kind}): page ready p50 {percentile(outcome.ready_ms, 50):,.0f} ms, "
             f"p95 {p95:,.0f} ms, "
             f"last {last:,.0f} ms ({outcome.failed} failed)  (load {load:.2f})"
         )
-        record(f"clients_{name}_page_ready_p95_ms", p95)
-        record(f"clients_{name}_page_ready_last_ms", last)
+        record(f"{name}_page_ready_p95_ms", p95)
+        record(f"{name}_page_ready_last_ms", last)
+    if outcome.server_cpu_ms is not None:
+        print(f"  server CPU per page (its request and its socket): {outcome.server_cpu_ms:.1f} ms")
+        record(f"{name}_server_cpu_per_page_ms", outcome.server_cpu_ms)
     print(
         f"  server memory: {outcome.rss_before:,.0f} MiB → {outcome.rss_connected:,.0f} MiB with {n} clients "
         f"({per_client:.2f} MiB per client) → {outcome.rss_after:,.0f} MiB {LEAVE_S} s after they left "
         f"({released:,.0f} MiB, {released_pct:.0f} % of the growth, released)"
     )
-    record(f"clients_{name}_rss_per_client_mib", per_client)
-    record(f"clients_{name}_rss_released_pct", released_pct)
+    record(f"{name}_rss_per_client_mib", per_client)
+    record(f"{name}_rss_released_pct", released_pct)
     if outcome.lags:
         stalls = sum(lag > 100 for lag in outcome.lags)
         print(
             f"  event loop lag while they opened: worst {max(outcome.lags):,.0f} ms, "
             f"p95 of seconds {percentile(outcome.lags, 95):,.0f} ms, {stalls} of {len(outcome.lags)} s over 100 ms"
         )
-        record(f"clients_{name}_loop_lag_max_ms", max(outcome.lags))
-        record(f"clients_{name}_loop_lag_seconds_over_100ms_count", stalls)
+        record(f"{name}_loop_lag_max_ms", max(outcome.lags))
+        record(f"{name}_loop_lag_seconds_over_100ms_count", stalls)
 
 
 def run(quick: bool = False) -> None:
@@ -153,6 +185,15 @@ def run(quick: bool = False) -> None:
                 with serve(folder / "app.sqlite3", folder, lag_probe=True) as running:
                     outcome = asyncio.run(_measure(running, clients, loaded.usernames[0], warm=warm))
                 _report(outcome, "warm" if warm else "cold")
+    print("\nThe server's side: page clients fetch the page and connect its socket as a browser does, render nothing")
+    for clients in (50,) if quick else (20, 50):
+        with tempfile.TemporaryDirectory(prefix="bench-page-clients-") as tmp:
+            folder = Path(tmp)
+            shutil.copyfile(path, folder / "app.sqlite3")
+            for warm in (True,) if quick else (False, True):
+                with serve(folder / "app.sqlite3", folder, lag_probe=True) as running:
+                    outcome = asyncio.run(_measure_page_clients(running, clients, loaded.usernames[0], warm=warm))
+                _report(outcome, "warm" if warm else "cold", "page_clients")
 
 
 if __name__ == "__main__":
