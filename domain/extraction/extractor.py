@@ -10,7 +10,7 @@ from typing import Protocol
 from domain.content import MAX_CONTENT, normalize
 from domain.enums import CONFIDENCE_RANK, MemoryConfidence, MemorySource, MemoryType
 from domain.extraction.clauses import Span, SpanSet, sentences, statement_clauses
-from domain.extraction.facts import RESPONSE_CONTEXT_TAGS, Fact, circumstance_facts, rule_facts
+from domain.extraction.facts import RESPONSE_CONTEXT_TAGS, Fact, rule_facts
 from domain.extraction.injuries import Carry, body_mentions, injuries, session_soreness, sessions_and_habit
 from domain.extraction.lexicon import ANY_BODY_PART, ANY_TIME, CONTEXT, INTENSITY, all_tags, tags_in
 from domain.extraction.lexicon import APOSTROPHE as _A
@@ -107,7 +107,6 @@ class RuleExtractor:
             facts = self._facts(people, sentence, clauses, carry)
             if any(not f.background for f in facts):
                 facts = [f for f in facts if not f.background]
-            facts += circumstance_facts(people, sentence, facts)
             carry = self._carry(people.lower, clauses, facts) if not is_question else None
             if explicit is not None:
                 facts = [replace(f, confidence=HIGH) for f in facts] or self._explicit_context(text, clauses)

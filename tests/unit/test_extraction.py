@@ -105,8 +105,7 @@ def test_content_is_a_short_third_person_statement(text: str, content: str) -> N
     ],
 )
 def test_span_points_at_the_evidence(text: str, words: list[str]) -> None:
-    # the first candidate: "after the kids are in bed" also yields context:kids (the outside writers' convention)
-    c = extract_memories(text, MESSAGE)[0]
+    [c] = extract_memories(text, MESSAGE)
     evidence = text[c.evidence_start : c.evidence_end]
     assert all(w in evidence for w in words)
     assert 0 <= c.evidence_start < c.evidence_end <= len(text)
