@@ -30,7 +30,7 @@ from domain.errors import EditConflict
 from domain.models import AuditEvent, Memory, Proposal
 from domain.prepared import Prepared
 from domain.types import utcnow
-from domain.visibility import with_inactive
+from domain.visibility import VISIBLE, with_inactive
 
 T = TypeVar("T")
 
@@ -128,7 +128,7 @@ def load_memory(session: Session, memory_id: int, *, any_status: bool = False) -
     if session.autoflush:
         session.flush()  # as session.get would before it reads
     row = session.connection().execute(_ROW, {"b_id": memory_id}).first()
-    if row is None or (not any_status and row.status != MemoryStatus.ACTIVE):
+    if row is None or (not any_status and row.status != VISIBLE):
         return None
     return _attached(session, _NEW_MEMORY(), row._mapping)
 

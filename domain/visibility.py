@@ -13,6 +13,7 @@ from domain.enums import MemoryStatus
 from domain.models import Memory
 
 INCLUDE_INACTIVE = "include_inactive"
+VISIBLE = MemoryStatus.ACTIVE  # the one status a query sees unless it opts in (fast paths reading rows apply it too)
 
 
 @event.listens_for(Session, "do_orm_execute")
@@ -24,7 +25,7 @@ def _only_active_memories(state: ORMExecuteState) -> None:
         and not state.execution_options.get(INCLUDE_INACTIVE, False)
     ):
         state.statement = state.statement.options(
-            with_loader_criteria(Memory, Memory.status == MemoryStatus.ACTIVE, include_aliases=True)
+            with_loader_criteria(Memory, Memory.status == VISIBLE, include_aliases=True)
         )
 
 
