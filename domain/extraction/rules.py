@@ -160,7 +160,8 @@ RULES: tuple[Rule, ...] = (
         "explicit_prefer",
         PREFERENCE,
         HIGH,
-        r"\bi(?:" + _A + r"d|\s+would)?\s+" + _ADV + r"{0,2}(?:prefer|rather)\b(?=\s*\w)|\bmy\s+preference\s+is\b",
+        r"\bi(?:" + _A + r"?d|\s+would|\s+am)?\s+" + _ADV + r"{0,2}(?:prefer|rather)\b(?=\s*\w)"
+        r"|\bmy\s+preference\s+is\b",
     ),
     _rule(
         "time_preference",
@@ -262,11 +263,11 @@ RULES: tuple[Rule, ...] = (
         "wished_preference",
         PREFERENCE,
         MEDIUM,
-        r"\bwish\s+(?:i|we)\s+(?:could|had\s+time\s+to|did)\b|\bi(?:" + _A + r"d|\s+would)\s+"
+        r"\bwish\s+(?:i|we)\s+(?:could|had\s+time\s+to|did)\b|\bi(?:" + _A + r"?d|\s+would)\s+"
         r"(?:really\s+|absolutely\s+|honestly\s+)?(?:love|like)\s+(?:to\s+(?:do|have|get)\s+)?more\b"
-        r"|\bover\b(?:\s+[\w-]+){1,4}?\s+any\s+day\b|\bi(?:" + _A + r"d|\s+would)\s+(?:always\s+|usually\s+)?(?:choose"
+        r"|\bover\b(?:\s+[\w-]+){1,4}?\s+any\s+day\b|\bi(?:" + _A + r"?d|\s+would)\s+(?:always\s+|usually\s+)?(?:choose"
         r"|pick|take|go\s+for)\b(?:\s+[\w-]+){1,4}?\s+over\b(?!\s+(?:that|this|it|them)\b)"
-        r"|\b(?:is|are)\s+a\s+(?:hard\s+|big\s+|definite\s+)?no\s*$|\bi(?:" + _A + r"d|\s+would)\s+" + _ADV + r"{0,2}"
+        r"|\b(?:is|are)\s+a\s+(?:hard\s+|big\s+|definite\s+)?no\s*$|\bi(?:" + _A + r"?d|\s+would)\s+" + _ADV + r"{0,2}"
         r"(?:like|enjoy|love|do|run|swim|ride|train|race|climb)\s+(?!to\s+(?:ask|know|check|talk"
         r"|say)\b)(?:\w+\s+){1,6}?"
         r"(?:more|better)?\s*(?:if|when"
@@ -312,7 +313,7 @@ RULES: tuple[Rule, ...] = (
         r"|" + I_AM + r"(?:a\s+bit\s+|totally\s+|completely\s+|slightly\s+|so\s+)?(?:obsessed\s+with|addicted\s+to"
         r"|hooked\s+on|in\s+love\s+with|mad\s+about|crazy\s+about)\b"
         r"|" + I_AM + r"(?:much\s+|definitely\s+|far\s+)?more\s+of\s+an?\s+[\w-]+(?:\s+[\w-]+)?\s+than\b"
-        r"|(?:\bi(?:" + _A + r"d|\s+would)|^would)\s+(?:really\s+)?(?:like|love|prefer)\s+(?:my|to\s+keep|to\s+have)\b"
+        r"|(?:\bi(?:" + _A + r"?d|\s+would)|^would)\s+(?:really\s+)?(?:like|love|prefer)\s+(?:my|to\s+keep|to\s+have)\b"
         r"|\bmy\s+(?:preferred|favou?rite|ideal)\s+(?:time|slot|window|day|session|workout|run|ride|swim)\b|\bcan"
         + _A
         + r"?t\s+be\s+doing\s+with\b"
@@ -326,13 +327,18 @@ RULES: tuple[Rule, ...] = (
         "bare_preference",
         PREFERENCE,
         MEDIUM,
-        r"^(?:(?:always|never|only)\s+(?:run|train)(?=\s+(?:alone|solo|with|on\s+my\s+own|in\s+the|at)\b)"
+        # a clause without "I" that opens with a filler: "honestly rather skip than run on the road", "kinda hate ..."
+        r"^(?:(?:honestly|tbh|ngl|kinda|kind\s+of|so|and|but|also|just|i\s+guess)\s+){0,2}"
+        r"(?:(?:always|never|only)\s+(?:run|train)(?=\s+(?:alone|solo|with|on\s+my\s+own|in\s+the|at)\b)"
         r"|(?:really|so|totally|super|massively|very\s+much)\s+into"
         r"|(?:big|huge|massive)\s+fan\s+of|not\s+a\s+(?:big\s+)?fan\s+of|(?:(?:really|much|honestly|genuinely)\s+)?"
-        r"(?:would\s+|" + _A + r"d\s+)?(?:much\s+)?rather\s+(?:do|run|go|have|be|take|train|race|stick)"
+        r"(?:would\s+|" + _A + r"d\s+)?(?:much\s+)?rather\s+(?:do|run|go|have|be|take|train|race|stick|skip|swim|ride"
+        r"|cycle|walk|stay|use|get|just)"
+        r"|(?:would|" + _A + r"?d)\s+(?:much\s+|really\s+)?prefer"
+        r"|(?:don" + _A + r"?t|do\s+not)\s+(?:really\s+)?(?:like|love|enjoy)"
         r"|(?:absolutely\s+|really\s+|much\s+|honestly\s+|tbh\s+|genuinely\s+|way\s+|far\s+|definitely\s+"
         r"|defo\s+)?(?:love"
-        r"|hate|loathe|adore|prefer|enjoy|enjoying|loving|dread|can"
+        r"|hate|loathe|adore|prefer|enjoy|enjoying|loving|dread|dislike|detest|can"
         + _A
         + r"?t\s+stand))\s+(?!it\b|this\b|that\b|you\b)",
         needs_run_object=True,
