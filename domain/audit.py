@@ -310,7 +310,8 @@ def write_pending(session: Session) -> None:
             head = None
     if head is None:
         head = _write_locked(connection, events, seal)
-    session.info[_HEAD_KEY] = head
+    if pool is not None:  # SQLite: the head this process leaves, to move on the condition it is still there
+        session.info[_HEAD_KEY] = head
     if seal is not None and head.keyed_after is not None:
         session.info[_COMMITTED_KEY] = (head.seq, head.hash, head.keyed_after)
 
