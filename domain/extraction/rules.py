@@ -788,7 +788,7 @@ RULES: tuple[Rule, ...] = (
         + r"{0,2}(?:run|race|perform|ride|swim|train)\s+(?:much\s+|way\s+|far\s+)?(?:better|worse|best|badly"
         r"|poorly|terribly|faster"
         r"|slower)\s+"
-        r"(?:on|in|with|after|when|off|the\s+(?:day|morning|week|days)\s+after)\b"
+        r"(?:on|in|with|after|when|off|than|the\s+(?:day|morning|week|days)\s+after)\b"
         r"|^(?:any(?:thing)?\s+)?(?:more|over|above|longer|further)\s+than(?:\s+[\w-]+){1,6}?\s+and\s+(?:i|my)\b"
         # "my best sessions come after an early night"
         r"|\bmy\s+(?:best|worst|fastest|slowest|strongest)\s+(?:sessions?|runs?|races?|rides?|swims?|workouts?|days?"
@@ -820,6 +820,37 @@ RULES: tuple[Rule, ...] = (
         r"|deteriorates|falls?\s+off)\b"
         r"|\blegs\s+(?:are\s+|feel\s+|stay\s+)?(?:always\s+)?(?:heavy|dead|sore|stiff|tired|trashed|wrecked|cooked|shot"
         r"|jelly)\s+for\s+(?:\d+\s+|two\s+|three\s+|a\s+few\s+|several\s+)?(?:days?|ages|hours|a\s+while)\b",
+    ),
+    _rule(
+        # what a load, a session kind or a circumstance does, in the athlete's plainer words: "any run over 30 min
+        # brings on a crash for 2 days", "I never sleep well the night after a race", "after night shifts my HR is
+        # 10 beats higher", "two rest days in a row and I feel stiff", "I take ages to recover from long runs",
+        # "long runs on an empty stomach are a disaster for me", "my legs never cope"
+        "load_response",
+        RESPONSE,
+        MEDIUM,
+        r"^(?:(?:and|but|so)\s+)?(?:any(?:thing)?|every)\s+(?:(?:\w+\s+)?(?:runs?|sessions?|rides?|swims?|races?|workouts?"
+        r"|efforts?)\s+)?(?:over|above|past|beyond|longer\s+than|after|more\s+than)\b(?:\s+[\w-]+){1,6}?\s+(?:and\s+(?:i|my)\b"
+        r"|(?:makes?|brings?\s+on|leaves?|gives?|wrecks?|kills?|knocks?|sets?\s+off|triggers?)\b)"
+        r"|\bi\s+(?:never|can" + _A + r"?t|cannot|don" + _A + r"?t|always|usually|often)\s+(?:\w+\s+)?sleep\b"
+        r"(?:\s+[\w-]+){0,3}?\s+(?:after|following)\b"
+        r"|\b(?:after|following)\b(?:\s+[\w-]+){1,4}?\s+i\s+(?:can" + _A + r"?t|cannot|never|don" + _A + r"?t"
+        r"|struggle\s+to)\s+(?:\w+\s+)?sleep\b"
+        r"|\b(?:after|following)\s+(?:(?:a|an|any|every|each|my|big|hard|long|late|night|the)\s+){0,3}"
+        + STIMULUS
+        + r"s?\b"
+        r"(?:\s+[\w-]+){0,3}?\s+my\s+(?:hr|heart\s+rate|hrv|resting\s+hr|legs|sleep|stomach|gut|pace|power|appetite)\b"
+        r"|\b" + STIMULUS + r"\b(?:\s+[\w-]+){0,5}?\s+and\s+i\s+(?:always\s+|usually\s+|just\s+)?(?:feel|get|am"
+        r"|end\s+up)\s+"
+        r"(?:\w+\s+)?" + _FEELING + r"\b"
+        r"|\bi\s+(?:always\s+|now\s+|usually\s+)?take\s+(?:ages|forever|longer|a\s+while|(?:\w+\s+)?days|(?:\w+\s+)?weeks)"
+        r"\s+to\s+(?:recover|bounce\s+back|come\s+back|feel\s+normal)\b"
+        r"|\b(?:is|are)\s+(?:always\s+|just\s+|usually\s+)?(?:a\s+(?:disaster|nightmare)|too\s+much|brutal|hell)\s+for\s+"
+        r"(?:me|my\s+(?:body|legs|stomach|gut))\b"
+        r"|\bmy\s+(?:legs|body|knees|back|stomach|gut)\s+(?:never|don" + _A + r"?t|doesn" + _A + r"?t|can" + _A + r"?t"
+        r"|cannot)\s+(?:really\s+)?(?:cope|recover|handle\s+it|take\s+it|adapt)\b"
+        r"|\bslept\s+(?:\w+\s+)?(?:terribly|badly|awfully|poorly|horribly)\s+after\b(?:\s+[\w-]+){0,5}?\s+again\b",
+        needs_run_object=False,
     ),
     _rule(
         "general_effect",
@@ -864,7 +895,7 @@ RULES: tuple[Rule, ...] = (
         + r"|"
         + _REACTION
         + r"(?:\s+[\w'’-]+){0,6}?\s+(?:every\s+(?:single\s+)?"
-        r"time|each\s+time|whenever|without\s+fail|every\s+(?:single\s+)?(?:run|race|session|marathon|long\s+run"
+        r"time|each\s+time|whenever|without\s+fail|as\s+(?:always|usual)|like\s+(?:always|clockwork)|per\s+usual|every\s+(?:single\s+)?(?:run|race|session|marathon|long\s+run"
         r"|workout|rep|interval|tempo))\b",
         needs_run_object=True,
     ),
