@@ -60,6 +60,16 @@ export default {
       this.ticked[row.id] = value;
       this.$emit("select", { id: row.id, value: value });
     },
+    // The server's word on one row's tick, sent after it took the tick: rows it sent in between
+    // (which reset the ticks made here) cannot lose it.
+    setTick(id, value) {
+      this.ticked[id] = value;
+    },
+    // "All shown": exactly these rows ticked, without the rows being sent again.
+    setTicks(ids) {
+      const chosen = new Set(ids);
+      for (const row of this.rows) this.ticked[row.id] = chosen.has(row.id);
+    },
     act(row, action) {
       this.$emit("action", { id: row.id, action: action });
     },

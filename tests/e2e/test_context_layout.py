@@ -161,8 +161,13 @@ def test_a_tick_shows_at_once_and_the_rows_are_not_sent_again(page: Page, server
     assert after_tick and not any(TREADMILL in frame for frame in after_tick), "a tick sent the rows back"
 
     everything = memories(page).get_by_role("checkbox", name="All shown")
+    before = len(received)
     everything.click()
     expect(treadmill).to_have_attribute("aria-checked", "true")
+    shown = memories(page).get_by_role("checkbox", name=re.compile("^Select: ")).count()
+    expect(memories(page).get_by_text(f"{shown} selected")).to_be_visible()
+    after_all = [str(frame) for frame in received[before:]]
+    assert after_all and not any(TREADMILL in frame for frame in after_all), "'All shown' sent the rows back"
     everything.click()
     expect(memories(page).get_by_text("0 selected")).to_be_visible()
     expect(nurse).to_have_attribute("aria-checked", "false")

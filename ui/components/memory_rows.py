@@ -120,9 +120,11 @@ class MemoryRows(ui.element, component=ASSETS / "components" / "memory_rows.js")
         self._publish()
 
     def mark_selected(self, selected: set[int]) -> None:
+        """Tick exactly these rows: the browser ticks its boxes, the rows are not sent again (they
+        carry the ticks the next time they are)."""
         for row in self._rows:
             row["selected"] = row["id"] in selected
-        self._publish()
+        self.run_method("setTicks", sorted(selected))
 
     def _publish(self) -> None:
         self._props["rows"] = tuple(self._rows)
@@ -174,4 +176,6 @@ class MemoryRows(ui.element, component=ASSETS / "components" / "memory_rows.js")
         for row in self._rows:  # kept for the next time the rows are sent; the browser shows the tick already
             if row["id"] == memory.id:
                 row["selected"] = value
+        # and is told it was taken: rows sent after the tick and before this reset it in the browser
+        self.run_method("setTick", memory.id, value)
         self.on_select(memory, value)
