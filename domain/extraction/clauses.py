@@ -14,7 +14,7 @@ _SENTENCE_RE = re.compile(r"(?:[^.!?;\n\r\u2028\u2029]|\.(?=\w))+[.!?;]*")
 _CLAUSE_SEP_RE = re.compile(
     # a comma, but not inside a number ("2,200m"); a colon, but not after a list's heading ("Kids: 2", "Goal: ...");
     # each lookbehind is tried only where its comma or colon stands
-    r",(?!(?<=\d,)\d)|:(?<!kids:)(?<!children:)(?<!goal:)(?<!goals:)(?<!target:)(?<!aim:)\s|\s[-–—]+\s|[()]|\b(?:but"
+    r",(?!(?<=\d,)\d)|:(?<!kids:)(?<!children:)(?<!goal:)(?<!goals:)(?<!target:)(?<!aim:)(?<!race:)\s|\s[-–—]+\s|[()]|\b(?:but"
     r"|though|although|however|whereas|plus)\b"
     r"|\b(?:and|so)\s+(?=(?:i|i" + _A + r"m|i" + _A + r"ve|i" + _A + r"d|my|then|we)\b)|\bthen\b"
     # a second like or dislike: "I love trail runs and hate the track"

@@ -396,7 +396,10 @@ RULES: tuple[Rule, ...] = (
         "job_context",
         CONTEXT,
         HIGH,
-        r"(?:\bi\s+|^)work(?:ing)?\s+(?:as|at|in|for)\s+(?!(?:the\s+)?(?:mornings?|evenings?|afternoons?"
+        # "I drive a delivery van", "Retired since last year", "I'm retired now"
+        r"\bi\s+(?:drive|drove)\s+(?:a|an|the)\s+(?:[\w-]+\s+)?(?:van|truck|lorry|taxi|cab|bus|forklift|train|tram)\b"
+        r"|(?:^|" + I_AM + r"(?:now\s+|recently\s+)?)(?:semi[-\s])?retired\b"
+        r"|(?:\bi\s+|^)work(?:ing)?\s+(?:as|at|in|for)\s+(?!(?:the\s+)?(?:mornings?|evenings?|afternoons?"
         r"|weekends?|heat|rain|dark"
         r"|cold)\b)\w+|\b(?:my|his|her|their)\s+(?:day\s+)?job(?:"
         + _A
@@ -579,7 +582,8 @@ RULES: tuple[Rule, ...] = (
         r"\bmy\s+(?:main\s+|big\s+|only\s+|real\s+)?(?:goal|target|aim|dream)\s+(?:this\s+(?:year|season)\s+"
         r"|for\s+\w+\s+)?"
         r"(?:is|are|=)\s+(?:to\s+)?(?:\w+\s+)?(?:break|run|get|finish|complete|qualify|go|do|hit|beat|make|sub[-\s]?\d"
-        r"|pb|pr|bq)\b|\bi(?:\s+really|\s+would|" + _A + r"d)?\s+(?:want|hope|plan|love|like)\s+to\s+(?:qualify\s+for"
+        r"|pb|pr|bq)\b|\b(?:i|he|she|we|they)(?:\s+really|\s+would|" + _A + r"d)?\s+"
+        r"(?:wants?|hopes?|plans?|loves?|likes?)\s+to\s+(?:qualify\s+for"
         r"|break\s+\d+|go\s+sub|run\s+(?:a\s+)?sub|get\s+(?:a\s+)?(?:bq|sub)|finish\s+(?:an?\s+|my\s+first\s+)?(?:ultra"
         r"|marathon|ironman|100))\b|\b(?:aiming|going)\s+for\s+(?:a\s+)?(?:sub[-\s]?\d|bq|pb\s+in|pr\s+in)"
         # a goal stated as a heading or a plan: "Long-term goal is to qualify", "Big goal: finish the CCC",
@@ -591,7 +595,17 @@ RULES: tuple[Rule, ...] = (
         + r"|\b(?:planning|plan|hoping|hope|want|going|aiming)\s+to\s+(?:do|run|race|enter|tackle|complete|finish"
         r"|attempt|get|try)\s+(?:\w+\s+){0,3}?(?:marathons?|half|ultras?|10k|5k|races?|triathlons?|ironman"
         r"|parkrun|50k|100k|miler"
-        r"|70\.3|ultramarathon)\b",
+        r"|70\.3|ultramarathon)\b"
+        # "want to row a sub-7 2k", "break 2 minutes for the 800", "training for the Lakeland 100", "running the Great
+        # North Run this year"
+        r"|\b(?:wants?|want(?:ing)?|hop(?:e|es|ing)|aim(?:s|ing)?|plan(?:s|ning)?|trying)\s+to\s+(?:run|row|swim|ride|go|get"
+        r"|do)\s+(?:a\s+)?sub[-\s]?\d|\bbreak\s+\d+(?::\d\d)?\s*(?:minutes|mins|hours|hrs|seconds|secs)\b"
+        r"|\btraining\s+for\s+(?:the|my\s+first|an?)\s+(?:[\w-]+\s+){0,2}?(?:\d{2,3}k?|race|challenge|ultra|trail|ironman"
+        r"|marathon|half)\b"
+        r"|\b(?:running|doing|racing|entered|entering)\s+the\s+(?:[\w-]+\s+){1,3}?(?:run|marathon|half|10k|ultra|100|50"
+        r"|race|trail)\s+(?:(?:\w+\s+){0,4}?(?:this|next)\s+(?:year|spring|summer|autumn|fall|winter|month)|in\s+"
+        + _MONTH
+        + r")\b",
         tags=("context:goal",),
     ),
     _rule(
@@ -850,7 +864,7 @@ RULES: tuple[Rule, ...] = (
         r"|\bmy\s+(?:legs|body|knees|back|stomach|gut)\s+(?:never|don" + _A + r"?t|doesn" + _A + r"?t|can" + _A + r"?t"
         r"|cannot)\s+(?:really\s+)?(?:cope|recover|handle\s+it|take\s+it|adapt)\b"
         r"|\bslept\s+(?:\w+\s+)?(?:terribly|badly|awfully|poorly|horribly)\s+after\b(?:\s+[\w-]+){0,5}?\s+again\b",
-        needs_run_object=False,
+        needs_run_object=True,
     ),
     _rule(
         "general_effect",
