@@ -114,9 +114,37 @@ _FINGERPRINT = Prepared(
 )
 
 
+_SEEN = "coach_fingerprints"  # per SQLite connection (its pool record's info): athlete -> (stamp, fingerprint)
+_SEEN_MAX = 256
+
+
 def fingerprint(session: Session, athlete_id: int) -> Fingerprint:
-    """Over memories of every status (a fixed statement on the driver's cursor: no ORM filter applies,
-    and it runs on every context request)."""
+    """Over memories of every status (a fixed statement on the driver's cursor: no ORM filter applies).
+
+    The statement reads every row of the athlete (0.2-0.3 ms at 2,000 memories, on every context
+    request). On SQLite it runs only when the database may have changed since this connection last
+    ran it for the athlete: `PRAGMA data_version` changes when any other connection (of any process)
+    commits, and the connection's `total_changes` when it changes a row itself; both unchanged, the
+    database is as it was, and so is the fingerprint."""
+    connection = session.connection()
+    if connection.dialect.name != "sqlite":
+        return _count(session, athlete_id)
+    raw = connection.connection.dbapi_connection
+    if raw is None:  # pragma: no cover - a checked-out connection always has one
+        return _count(session, athlete_id)
+    stamp = (raw.execute("PRAGMA data_version").fetchone()[0], raw.total_changes)  # before the count
+    seen: dict[int, tuple[tuple[int, int], Fingerprint]] = connection.info.setdefault(_SEEN, {})
+    known = seen.get(athlete_id)
+    if known is not None and known[0] == stamp:
+        return known[1]
+    value = _count(session, athlete_id)
+    if len(seen) >= _SEEN_MAX:
+        seen.clear()
+    seen[athlete_id] = (stamp, value)
+    return value
+
+
+def _count(session: Session, athlete_id: int) -> Fingerprint:
     row = _FINGERPRINT.run(session.connection(), {"athlete_id": athlete_id}).fetchone()
     return int(row[0]), int(row[1]), int(row[2])
 

@@ -10,7 +10,9 @@ from sqlalchemy import select
 from domain.coach_context import set_hidden
 from domain.coach_reads import ReadEntry, coach_reads_for
 from domain.enums import AuditAction
+from domain.memories import edit_memory
 from domain.models import AuditEvent, Memory
+from domain.schemas import MemoryEdit
 from persistence.uow import unit_of_work
 from tests.api.conftest import RATE_LIMIT, ApiServer
 
@@ -142,3 +144,26 @@ def test_too_many_requests_get_429_with_retry_after(api: ApiServer) -> None:
     assert "Too many requests" in refused.json()["error"]
     with api.client(api.token("read")) as other:  # the limit is per token
         assert other.get("/api/v1/athletes/nobody/memories").status_code == 404
+
+
+def test_a_change_made_by_another_process_is_in_the_next_context_answer(api: ApiServer) -> None:
+    """The server keeps each athlete's prepared memories and, on SQLite, the fingerprint it checks them
+    against per connection until the database changes (ui.api → domain.coach_index): an edit made by
+    another process (this one) must be in the very next answer, whichever pooled connection serves it."""
+    sam = api.user("sam")
+    marker = f"Zebra{uuid.uuid4().hex[:8]}"
+    with api.client(api.token("read")) as client:
+        for _ in range(4):  # the server's connections have seen sam's memories as they are
+            assert client.get("/api/v1/athletes/sam/context", params={"query": marker}).status_code == 200
+        with unit_of_work(api.engine) as session:
+            memory = session.scalars(select(Memory).where(Memory.athlete_id == sam.id).order_by(Memory.id)).first()
+            assert memory is not None
+            edit_memory(
+                session,
+                sam,
+                memory_id=memory.id,
+                changes=MemoryEdit(content=f"{marker} legs after hills"),
+                expected_version=memory.version,
+            )
+        context = client.get("/api/v1/athletes/sam/context", params={"query": marker.lower()}).json()
+    assert memory.id in [m["id"] for m in context["memories"]] and marker in context["block"]

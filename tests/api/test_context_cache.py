@@ -1,0 +1,52 @@
+"""The fingerprint the context route checks its prepared memories against, kept per SQLite connection
+until the database changes (domain.coach_index.fingerprint). Two engines on one file stand for two
+processes; the route's own tests (test_routes) see the same through the server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from domain.coach_index import fingerprint
+from domain.enums import MemoryConfidence, MemorySource, MemoryStatus, MemoryType
+from domain.models import Memory
+from domain.types import utcnow
+from persistence.engine import make_engine
+from persistence.migrate import upgrade
+from persistence.uow import unit_of_work
+from tests.factories import make_memory, make_user
+
+
+def test_a_commit_elsewhere_or_a_change_of_its_own_changes_the_fingerprint(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'app.sqlite3'}"
+    mine, other = make_engine(url), make_engine(url)
+    upgrade(mine)
+    athlete = make_user(mine, "ann")
+    make_memory(mine, athlete, "Knee pain after long runs")
+    with unit_of_work(mine, read_only=True) as session:
+        first = fingerprint(session, athlete.id)
+    with unit_of_work(mine, read_only=True) as session:
+        assert fingerprint(session, athlete.id) == first  # nothing changed: the kept one
+    make_memory(other, athlete, "Prefers morning runs")  # another connection commits
+    with unit_of_work(mine, read_only=True) as session:
+        second = fingerprint(session, athlete.id)
+    assert second != first and second[0] == 2
+    with unit_of_work(mine) as session:  # a change this connection makes itself, not yet committed
+        now = utcnow()
+        session.add(
+            Memory(
+                athlete_id=athlete.id,
+                type=MemoryType.CONTEXT,
+                content="Works night shifts",
+                source=MemorySource.MANUAL,
+                confidence=MemoryConfidence.HIGH,
+                occurrences=1,
+                tags=[],
+                status=MemoryStatus.ACTIVE,
+                created_at=now,
+                updated_at=now,
+            )
+        )
+        session.flush()
+        assert fingerprint(session, athlete.id)[0] == 3
+    mine.dispose()
+    other.dispose()
