@@ -112,7 +112,8 @@ CONTEXT_TOPICS: dict[str, str] = {
         r"|six|seven|eight|ten)"
     ),
     "family": (
-        r"family|wife|husband|hubby|partner|pregnan\w*|parents?|mum|mom|dad|carer\s+for|childcare|solo\s+parent\w*"
+        r"family|wife|husband|hubby|partner|pregnan\w*|post[-\s]?partum|parents?|mum|mom|dad|carer\s+for|childcare"
+        r"|solo\s+parent\w*"
     ),
     "commute": r"commut\w*",
     "gym": r"gyms?|weights|squats|deadlifts|lift(?:s|ing)?|strength(?:\s+training|\s+work)?|crossfit|s\s*&\s*c",

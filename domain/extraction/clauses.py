@@ -37,7 +37,10 @@ _BARE_QUESTION_RE = re.compile(
     r"\W*(?:(?:should|can|could|do|does|is|are|what(?!\s+i\s+(?:\w+\s+){1,3}?(?:is|are)\b)|why|which)\s+(?:i|you"
     r"|we|it|my|this|that|there|an?|the)\b"
     r"|how\s+(?:long|much|many|often|do|does|can|should|to)\b|any\s+(?:tips|advice|ideas?|thoughts)\b"
-    r"|(?:i\s+)?(?:am\s+)?wondering\s+(?:if|whether)\b)",
+    r"|(?:i\s+)?(?:am\s+)?wondering\s+(?:if|whether)\b"
+    # undecided: "Not sure if I prefer trails or road yet"
+    r"|(?:(?:i" + _A + r"?m\s+)?not\s+sure|unsure|(?:i\s+)?(?:don" + _A + r"?t|do\s+not)\s+know"
+    r"|can" + _A + r"?t\s+decide)\s+(?:if|whether|what|which)\b)",
     re.IGNORECASE,
 )
 

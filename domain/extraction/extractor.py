@@ -75,6 +75,12 @@ _EXPLICIT_RE = re.compile(
     re.IGNORECASE,
 )
 _CHILD_SAID_RE = re.compile(r"\b(?:my|their|our)\s+(?:son|daughter|boy|girl|lad|kid)\b", re.IGNORECASE)
+# A reminder of a one-off: "remember my mother-in-law is staying this week" (but a trip "all next week" is travel)
+_ONE_OFF_RE = re.compile(
+    r"\b(?:today|tonight|tomorrow|this\s+(?:morning|afternoon|evening|week|weekend|(?:mon|tues|wednes|thurs|fri|satur"
+    r"|sun)day))\b",
+    re.IGNORECASE,
+)
 _THEM_RE = re.compile(r"\bthem\b", re.IGNORECASE)  # in a note about the athlete, "leave them wrecked"
 INJURY, RESPONSE = MemoryType.INJURY_HISTORY, MemoryType.TRAINING_RESPONSE
 HIGH = MemoryConfidence.HIGH
@@ -161,9 +167,13 @@ class RuleExtractor:
 
     @staticmethod
     def _explicit_context(text: str, clauses: Sequence[Span]) -> list[Fact]:
+        """What follows "remember" when no rule reads a fact in it; a one-off ("remember my mother-in-law is
+        staying this week", "I can't do the club session this Tuesday") is not worth remembering."""
         if not clauses:
             return []
         span = Span(clauses[0].start, clauses[-1].end)
+        if _ONE_OFF_RE.search(text, span.start, span.end) is not None:
+            return []
         return [Fact(MemoryType.CONTEXT, span, tuple(all_tags(text[span.start : span.end])), HIGH)]
 
 

@@ -13,7 +13,8 @@ from domain.extraction.rules import AGE_RULE, CONTEXT, PREFERENCE, RESPONSE, RUL
 from domain.extraction.subject import People
 
 _TRANSIENT_RE = re.compile(
-    r"\b(?:today|tomorrow|tonight|yesterday|this\s+(?:morning|afternoon|evening|week|weekend|time|run)"
+    r"\b(?:today|tomorrow|tonight|yesterday|this\s+(?:morning|afternoon|evening|week|weekend|time|run"
+    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
     r"|next\s+(?:week|time|year|run)|last\s+(?:night|week|run))\b",
     re.IGNORECASE,
 )

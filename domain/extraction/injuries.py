@@ -143,6 +143,7 @@ _EXERCISE_LOW_RE = re.compile(
     r"\s+(?:raises?|curls?|bridges?|thrusts?|stretch(?:es|ing)?|exercises?|strengthening|mobility|drills?|activation"
     r"|sleeves?|supports?|straps?|bands?|rollers?)\b"
 )
+_NOT_THE_BODY_LOW_RE = re.compile(r"\bnot\s+(?:my|the|his|her|their)\s+(?:left\s+|right\s+)?$")
 _MAX_BODY_SYMPTOM_WORDS = 8
 _MAX_BODY_SYMPTOM_CHARS = 120
 _MAX_MENTIONS = 20  # per clause; bounds the work on pathological input
@@ -169,6 +170,8 @@ def body_mentions(low: str, clause: Span) -> list[re.Match[str]]:
     mentions = []
     for m in BODY.lower_pattern.finditer(low, clause.start, clause.end):
         if _POSITIVE_STATE_RE.match(text, m.end(), clause.end) or _EXERCISE_LOW_RE.match(low, m.end(), clause.end):
+            continue
+        if _NOT_THE_BODY_LOW_RE.search(low, max(clause.start, m.start() - 16), m.start()):  # "it's not my knee"
             continue
         mentions.append(m)
         if len(mentions) == _MAX_MENTIONS:
