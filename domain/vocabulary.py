@@ -38,14 +38,14 @@ BODY_PARTS: dict[str, str] = {
     "achilles": r"achilles(?:" + APOSTROPHE + r"s?)?|achillies",
     # "on my feet all day" is a job, not a foot
     "foot": r"foot|(?<!on\smy\s)(?<!on\sher\s)(?<!on\shis\s)(?<!on\sour\s)(?<!on\stheir\s)feet"
-    r"|arch(?:es)?(?=\s+(?:of|pain|hurts?|is|ache|aches|feels))|metatarsals?|toes?|bunions?",
+    r"|arch(?:es)?(?=\s+(?:of|pain|hurts?|is|ache|aches|feels))|metatarsals?|toes?|toe\s*nails?|bunions?",
     "heel": r"heels?",
     "back": (
         r"(?<=lower\s)back|(?<=upper\s)back|(?:(?<=my\s)|(?<=his\s)|(?<=her\s)|(?<=their\s)|(?<=bad\s)|(?<=sore\s)"
         r"|(?<=stiff\s)|(?<=dodgy\s)|(?<=weak\s)|(?<=tight\s))back"
         r"(?!\s+(?:to|on|in|into|home|half|end|from|up|out|off|at)\b)"
         r"|back(?=\s+(?:pain|ache|aches|aching|spasms?|issues?|problems?|injury|is|was|went|hurts?|hurting"
-        r"|tightness|stiffness|feels|felt|flared|seized|locked)\b)|lumbar|si\s+joint|sciatica"
+        r"|tightness|stiffness|feels|felt|flared|seized|locked)\b)|lumbar|si\s+joint|sacroiliac(?:\s+joint)?|sciatica"
         r"|(?:herniated|slipped|bulging|prolapsed)\s+discs?|l[1-5]\s*[/-]\s*(?:l[1-5]|s1)"
     ),
     "shoulder": r"shoulders?|rotator\s+cuff|collarbones?|clavicles?",

@@ -24,7 +24,7 @@ _SYMPTOM_RE = re.compile(
     r"|bothers\s+me|not\s+(?:\w+\s+)?(?:right|great|happy|good)|wonky|tender|spasms?|weak|operat(?:ed|ion)|scoped"
     r"|reconstruct\w*|broke|broken|dislocat\w*|ruptur\w*|creak\w*|agony|agonising|excruciating|sciatica|went\s+again"
     r"|popped|stress\s+reaction|bursitis|shin\s+splints|dodgy|achey|knackered|iffy|grumpy|angry|flare[-\s]?ups?"
-    r"|surgeries|op|neuroma|metatarsalgia|diagnos\w*|disease|syndrome|osgood[-\s]schlatter|(?:osteo)?arthriti\w*|weakness|numb\w*|tingl\w*|pins\s+and\s+needles|went\s+dead"
+    r"|surgeries|op|neuroma|metatarsalgia|(?<!\d)(?:[1-9]|10)\s*/\s*10|(?:pin|plate|screws?|rod)(?=\s+in\b)|diagnos\w*|disease|syndrome|osgood[-\s]schlatter|(?:osteo)?arthriti\w*|weakness|numb\w*|tingl\w*|pins\s+and\s+needles|went\s+dead"
     r"|lock(?:s|ing)?\s+up|gave\s+way|giv(?:es|ing)\s+way|grabbed|recon|replacement|arthroscop\w*|doms"
     r"|went(?=\s+(?:at|during|halfway|mid|pop|twang|bang)\b|\s*(?:[.,;!]|$))"
     r"|bad(?=\s+(?:left\s+|right\s+|lower\s+|upper\s+)?(?:knees?|ankles?|back|hips?|shoulders?|achilles|hamstrings?"
@@ -36,7 +36,7 @@ _SYMPTOM_RE = re.compile(
     re.IGNORECASE,
 )
 _RECOVERED_RE = re.compile(
-    r"\b(?:heal(?:ed|ing\s+well)|recovered|gone|went\s+away|disappeared|vanished|resolved|cleared\s+up|no\s+longer"
+    r"\b(?:heal(?:ed|ing\s+well)|(?<!never\s)(?<!not\s)(?<!n't\s)(?<!n’t\s)(?<!yet\s)recovered|gone|went\s+away|disappeared|vanished|resolved|cleared\s+up|no\s+longer"
     r"|anymore|back\s+to\s+normal|all\s+good|[\w]+[-\s]free|fine\s+(?:now|after(?:wards)?)|one[-\s]off"
     r"|ha(?:ve|s)n" + _A + r"?t\s+(?:had|felt)\s+(?:it|them|one|any|that)|(?:didn|doesn)" + _A + r"?t\s+hurt)\b",
     re.IGNORECASE,
