@@ -120,7 +120,16 @@ def statement_clauses(text: str, sentence: Span, is_question: bool) -> list[Span
     for i, clause in enumerate(found):
         if _QUESTION_START_RE.match(text[clause.start : clause.end]):
             return found[:i] + _reasons(text, found[i:])
+    if len(found) > 1 and _TAG_QUESTION_RE.fullmatch(text, found[-1].start, found[-1].end):
+        return found[:-1]  # a statement with a doubt tagged on: "rt heel sore on toe-off, bruised maybe?"
     return _reasons(text, found)
+
+
+# The last clause of a statement that only doubts it: "..., bruised maybe?", "..., normal?", "..., is that ok?"
+_TAG_QUESTION_RE = re.compile(
+    r"(?:\w+\s+){0,2}?(?:maybe|perhaps|normal|ok|okay|right|yeah|no|or\s+not|or\s+what|weird|bad|worrying|thoughts)",
+    re.IGNORECASE,
+)
 
 
 # A reason the athlete gives inside a question states a fact: "Would evening runs be better given I'm not a
