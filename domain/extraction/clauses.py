@@ -127,7 +127,7 @@ def statement_clauses(text: str, sentence: Span, is_question: bool) -> list[Span
 
 # The last clause of a statement that only doubts it: "..., bruised maybe?", "..., normal?", "..., is that ok?"
 _TAG_QUESTION_RE = re.compile(
-    r"(?:\w+\s+){0,2}?(?:maybe|perhaps|normal|ok|okay|right|yeah|no|or\s+not|or\s+what|weird|bad|worrying|thoughts)",
+    r"\b(?:\w+\s+){0,2}?(?:maybe|perhaps|normal|ok|okay|right|yeah|no|or\s+not|or\s+what|weird|bad|worrying|thoughts)",
     re.IGNORECASE,
 )
 
