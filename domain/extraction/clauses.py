@@ -49,6 +49,10 @@ _BARE_QUESTION_RE = re.compile(
 _STATEMENT_LEAD_RE = re.compile(
     r"(?:(?:did|have)\s+i\s+(?:ever\s+)?(?:mention(?:ed)?|tell\s+you|told\s+you|say|said)(?:\s+(?:that|before))?"
     r"|(?:you\s+know|did\s+you\s+know)(?:\s+that)?"
+    # a request about the plan states a preference: "Can we keep the long run on Sundays?", "Could you not put tempo on
+    # Mondays?" (what follows the lead is read as "keep the long run on Sundays")
+    r"|(?:can|could|would)\s+(?:we|you)\s+(?:please\s+)?(?=(?:keep|put|schedule|avoid|have|swap|switch|not\s+put"
+    r"|not\s+schedule|do\s+more|do\s+less|do\s+fewer)\b)"
     # a request to remember: "Can you note that my left knee doesn't like stairs?"
     r"|(?:can|could|would)\s+you\s+(?:please\s+)?(?:note|remember|make\s+a\s+note|keep\s+in\s+mind|bear\s+in\s+mind)"
     r"(?:\s+(?:that|of\s+this))?"

@@ -81,6 +81,11 @@ _ONE_OFF_RE = re.compile(
     r"|sun)day))\b",
     re.IGNORECASE,
 )
+_LEAVES_THEM_RE = re.compile(
+    r"\b(leaves?|left|makes?|made|gets?|wipes?|knocks?|wrecks?|kills?|destroys?|drains?|gives?|takes\s+it\s+out\s+of)"
+    r"\s+them\b",
+    re.IGNORECASE,
+)
 _THEM_RE = re.compile(r"\bthem\b", re.IGNORECASE)  # in a note about the athlete, "leave them wrecked"
 INJURY, RESPONSE = MemoryType.INJURY_HISTORY, MemoryType.TRAINING_RESPONSE
 HIGH = MemoryConfidence.HIGH
@@ -123,6 +128,8 @@ class RuleExtractor:
                     said = said[:1].upper() + said[1:]
                 if people.third_person:
                     said = about_the_athlete(_THEM_RE.sub("the athlete", said))
+                elif fact.type is RESPONSE:  # a coach's "Intervals always leave them wrecked, so we ..."
+                    said = _LEAVES_THEM_RE.sub(r"\1 the athlete", said)
                 if said:
                     tags = tuple(sorted(with_implied([*fact.tags, *_tags_said(fact.type, people.lower, fact.span)])))
                     candidate = Candidate(fact.type, said, fact.confidence, tags, span.start, span.end, self.name)

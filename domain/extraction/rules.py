@@ -344,6 +344,23 @@ RULES: tuple[Rule, ...] = (
         needs_run_object=True,
     ),
     _rule(
+        # a request about where sessions go in the plan: "Please no early starts", "No speedwork on Mondays please",
+        # "Please avoid Fridays for anything hard", "keep the long run on Sundays", "put the hard sessions midweek"
+        # (a one-off request, "this week", "until the physio says so", or moving one session, is not a preference)
+        "request_preference",
+        PREFERENCE,
+        MEDIUM,
+        r"^(?:(?:so|and|but|also|pls|please|coach|ideally)\W+){0,2}(?:keep|put|schedule|give\s+me)\b(?:\s+[\w'’-]+){1,6}?"
+        r"\s+(?:on|to|for|in|off|at|before|after|midweek|every|each|early|late)\b"
+        r"|^(?![^.]*\b(?:until|till|for\s+now)\b)(?:(?:so|and|but|also|pls|please|coach|ideally)\W+){0,2}(?:no|avoid"
+        r"|never|not|don" + _A + r"?t\s+(?:give|put"
+        r"|schedule|make)(?:\s+me)?|do\s+not\s+(?:give|put|schedule))\s+(?:more\s+)?(?:[\w-]+\s+){0,2}?(?:speed\s*work"
+        r"|intervals|tempos?|hills?|hill\s+reps|long\s+runs?|track|races?|racing"
+        r"|double\s+days|doubles|early\s+starts?|mornings?|evenings?|hard\s+\w+|anything\s+hard|treadmill|weekends?"
+        r"|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?)\b",
+        needs_run_object=True,
+    ),
+    _rule(
         # one thing put above another: "pool > open water for me"
         "compared_preference",
         PREFERENCE,
