@@ -701,17 +701,10 @@ RULES: tuple[Rule, ...] = (
         r"|visually\s+impaired|partially\s+sighted|deaf|hard\s+of\s+hearing|amputee|prosthe\w*"
         r"|para[-\s]?(?:athlete|triathlete|runner|cyclist|swimmer)|nosebleeds?|raynaud\w*|hypermobil\w*|fibromyalgia"
         r"|lupus|multiple\s+sclerosis|chronic\s+fatigue|post[-\s]?viral|osteopenia|osteoporosis|insulin|blood\s+sugars?"
-        r"|sugar\s+levels)\b",
-        tags=("context:health",),
-    ),
-    _rule(
-        # the athlete's own pregnancy is health ("Currently pregnant (20 weeks)"); a partner's is family
-        "pregnancy_context",
-        CONTEXT,
-        MEDIUM,
-        I_AM
-        + r"(?:now\s+|currently\s+|also\s+)?(?:\w+\s+){0,3}?pregnant\b|^(?:currently\s+|now\s+|still\s+)?pregnant\b"
-        r"|\bmy\s+pregnancy\b",
+        r"|sugar\s+levels)\b"
+        # the athlete's own pregnancy is health too ("Currently pregnant (20 weeks)"); a partner's is family
+        r"|" + I_AM + r"(?:now\s+|currently\s+|also\s+)?(?:\w+\s+){0,3}?pregnant\b"
+        r"|^(?:currently\s+|now\s+|still\s+)?pregnant\b|\bmy\s+pregnancy\b",
         tags=("context:health",),
     ),
     _rule(

@@ -223,6 +223,8 @@ def content(text: str, span: Span, clauses: Sequence[Span], type_: MemoryType) -
             tidied = _tidy(text[span.start : span.end])
     if tidied and _word_count(tidied) < MIN_CONTENT_WORDS:
         tidied = _short_statement(text[span.start : span.end], tidied, type_)
+    if tidied.count("(") > tidied.count(")"):  # a clause cut inside brackets: "Currently pregnant (20 weeks"
+        tidied += ")"
     return tidied, span
 
 
