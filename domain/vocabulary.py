@@ -120,7 +120,7 @@ CONTEXT_TOPICS: dict[str, str] = {
     "climbing": r"climb(?:er|ers|ing)|boulder\w*|(?<=\bi\s)climb\b",
     "cycling": r"cycl\w*|bikes?|biking|rides?|riding|spin(?:\s+class(?:es)?)?|peloton|turbo(?:\s+trainer)?|zwift",
     "swimming": r"swim\w*|swam|swum|pool",
-    "rowing": r"rowing|rower|rowers|erg|ergs|sculling|sculls?",
+    "rowing": r"rowing|rower|rowers|erg|ergs|sculling|sculls?|(?<=\bi\s)row\b|(?<=used\sto\s)row\b",
     "yoga": r"yoga",
     "pilates": r"pilates",
     "triathlon": r"tri|triathlon\w*|triathlete|ironman|70\.3|bricks?(?!\s+walls?)",

@@ -89,7 +89,7 @@ _REAL_INJURY_RE = re.compile(
 
 # An ache is a pain: across clauses ("Left knee started aching at 20k, as it does on every long run") it stays an
 # injury; "Calves cramped at 3k, always happens on bricks" is a response.
-_PAIN_LIKE_RE = re.compile(r"\b(?:ach\w*|hurt\w*|flar\w*|twing\w*)\b", re.IGNORECASE)
+_PAIN_LIKE_RE = re.compile(r"\b(?:ach(?:e|es|ed|ing|ey|y)|hurt\w*|twing\w*)\b", re.IGNORECASE)  # not "achilles"
 
 
 # "Treadmill running always gives me shin pain": pain that a kind of session gives is a response too.
