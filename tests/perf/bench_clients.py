@@ -3,13 +3,15 @@ proposals) at the same moment: page-ready p95 (navigation until the first memory
 the server's memory per connected client and whether it is released when they leave, and the
 event loop's worst lag meanwhile (the server's opt-in probe, MEMORY_REVIEW_LAG_PROBE=1).
 
-N = 20 and 50 (quick mode: 8, warm round only), each against a freshly started server on a copy of the same
-generated database, twice: "cold", the first N after the start, and "warm", N more while N others
-are already open (the memory an open page adds on a server that has filled its connection pools,
-caches and worker threads; the cold figure includes that one-time fill). The N pages are tabs of
-one headless Chromium (every tab is its own NiceGUI client); all of them run on this 2-core
-machine beside the server, so the browser's own work is in the figures too. Figures are printed,
-never asserted.
+N = 20 and 50 (quick mode: 8, warm round only, memory after leaving not waited for), each
+against a freshly started server on a copy of the same generated database, twice: "cold", the
+first N after the start, and "warm", N more while N others are already open (the memory an open
+page adds on a server that has filled its connection pools, caches and worker threads; the cold
+figure includes that one-time fill). The N pages are tabs of one headless Chromium (every tab is
+its own NiceGUI client); all of them run on this 2-core machine beside the server, so the
+browser's own work is in the figures too. Then the same with page clients
+(tests/perf/page_clients.py; 50 in quick mode), which give the server's side alone. Figures are
+printed, never asserted.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ class Outcome:
     failed: int
     rss_before: float
     rss_connected: float
-    rss_after: float
+    rss_after: float | None  # None: not waited for (quick mode)
     lags: list[float]
     server_cpu_ms: float | None = None  # per page, page clients only
 
@@ -72,7 +74,7 @@ async def _open(page: Page, url: str) -> float | None:
     return (time.perf_counter() - started) * 1000
 
 
-async def _measure(running: Running, clients: int, username: str, *, warm: bool) -> Outcome:
+async def _measure(running: Running, clients: int, username: str, *, warm: bool, leave: bool) -> Outcome:
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         state = await _logged_in_state(browser, running, username)
@@ -101,15 +103,14 @@ async def _measure(running: Running, clients: int, username: str, *, warm: bool)
         rss_connected = running.rss_mib()
         for context in contexts:
             await context.close()
-        await asyncio.sleep(LEAVE_S)
-        rss_after = running.rss_mib()
+        rss_after = await _after_leaving(running) if leave else None
         await browser.close()
     ready = [r for r in results if r is not None]
     return Outcome(clients, ready, clients - len(ready), rss_before, rss_connected, rss_after,
                    lag_since(running, since, until))  # fmt: skip
 
 
-async def _measure_page_clients(running: Running, clients: int, username: str, *, warm: bool) -> Outcome:
+async def _measure_page_clients(running: Running, clients: int, username: str, *, warm: bool, leave: bool) -> Outcome:
     """As `_measure`, with page clients (tests/perf/page_clients.py) instead of Chromium tabs."""
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
@@ -128,10 +129,15 @@ async def _measure_page_clients(running: Running, clients: int, username: str, *
     await asyncio.sleep(SETTLE_S)
     rss_connected = running.rss_mib()
     await pages.close()
-    await asyncio.sleep(LEAVE_S)
-    rss_after = running.rss_mib()
+    rss_after = await _after_leaving(running) if leave else None
     return Outcome(clients, ready, failed, rss_before, rss_connected, rss_after, lag_since(running, since, until),
                    cpu_ms)  # fmt: skip
+
+
+async def _after_leaving(running: Running) -> float:
+    """The server's memory once the closed pages' clients are deleted."""
+    await asyncio.sleep(LEAVE_S)
+    return running.rss_mib()
 
 
 def _report(outcome: Outcome, kind: str, clients: str = "clients") -> None:
@@ -141,8 +147,6 @@ def _report(outcome: Outcome, kind: str, clients: str = "clients") -> None:
     name = f"{clients}_{n}" if kind == "warm" else f"{clients}_{n}_cold"
     grown = outcome.rss_connected - outcome.rss_before
     per_client = grown / n
-    released = outcome.rss_connected - outcome.rss_after
-    released_pct = 100 * released / grown if grown > 0 else 0.0
     load = os.getloadavg()[0]
     if outcome.ready_ms:
         p95, last = percentile(outcome.ready_ms, 95), max(outcome.ready_ms)
@@ -157,13 +161,21 @@ def _report(outcome: Outcome, kind: str, clients: str = "clients") -> None:
     if outcome.server_cpu_ms is not None:
         print(f"  server CPU per page (its request and its socket): {outcome.server_cpu_ms:.1f} ms")
         record(f"{name}_server_cpu_per_page_ms", outcome.server_cpu_ms)
-    print(
+    memory = (
         f"  server memory: {outcome.rss_before:,.0f} MiB → {outcome.rss_connected:,.0f} MiB with {n} clients "
-        f"({per_client:.2f} MiB per client) → {outcome.rss_after:,.0f} MiB {LEAVE_S} s after they left "
-        f"({released:,.0f} MiB, {released_pct:.0f} % of the growth, released)"
+        f"({per_client:.2f} MiB per client)"
     )
     record(f"{name}_rss_per_client_mib", per_client)
-    record(f"{name}_rss_released_pct", released_pct)
+    if outcome.rss_after is None:
+        print(memory + "; what they leave behind: full mode")
+    else:
+        released = outcome.rss_connected - outcome.rss_after
+        released_pct = 100 * released / grown if grown > 0 else 0.0
+        print(
+            memory + f" → {outcome.rss_after:,.0f} MiB {LEAVE_S} s after they left "
+            f"({released:,.0f} MiB, {released_pct:.0f} % of the growth, released)"
+        )
+        record(f"{name}_rss_released_pct", released_pct)
     if outcome.lags:
         stalls = sum(lag > 100 for lag in outcome.lags)
         print(
@@ -183,7 +195,7 @@ def run(quick: bool = False) -> None:
             shutil.copyfile(path, folder / "app.sqlite3")
             for warm in (True,) if quick else (False, True):  # quick: the figure that matters, open pages
                 with serve(folder / "app.sqlite3", folder, lag_probe=True) as running:
-                    outcome = asyncio.run(_measure(running, clients, loaded.usernames[0], warm=warm))
+                    outcome = asyncio.run(_measure(running, clients, loaded.usernames[0], warm=warm, leave=not quick))
                 _report(outcome, "warm" if warm else "cold")
     print("\nThe server's side: page clients fetch the page and connect its socket as a browser does, render nothing")
     for clients in (50,) if quick else (20, 50):
@@ -192,7 +204,9 @@ def run(quick: bool = False) -> None:
             shutil.copyfile(path, folder / "app.sqlite3")
             for warm in (True,) if quick else (False, True):
                 with serve(folder / "app.sqlite3", folder, lag_probe=True) as running:
-                    outcome = asyncio.run(_measure_page_clients(running, clients, loaded.usernames[0], warm=warm))
+                    outcome = asyncio.run(
+                        _measure_page_clients(running, clients, loaded.usernames[0], warm=warm, leave=not quick)
+                    )
                 _report(outcome, "warm" if warm else "cold", "page_clients")
 
 
