@@ -97,7 +97,7 @@ def ingest(
         for c in e.extract(text, MemorySource(source_kind.value), reference)
     ]
     proposals = _propose(session, athlete, source, candidates, actor)
-    proposals += propose_insights(session, athlete, actor=actor)
+    proposals += propose_insights(session, athlete, proposals, actor=actor)
     return IngestResult(source, proposals, created=True)
 
 

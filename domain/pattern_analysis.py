@@ -76,7 +76,7 @@ def recurring_injuries(
     return insights
 
 
-def _covered_parts(existing: Iterable[tuple[str, Iterable[str]]]) -> set[str]:
+def covered_parts(existing: Iterable[tuple[str, Iterable[str]]]) -> set[str]:
     parts: set[str] = set()
     for content, tags in existing:
         tag_parts = {t.removeprefix("body:") for t in tags if t.startswith("body:")}
@@ -95,5 +95,5 @@ def new_insights(
     threshold: int = RECURRING_INJURY_THRESHOLD,
 ) -> list[Insight]:
     """Recurring-injury insights for body parts no existing insight (content, tags) covers yet."""
-    covered = _covered_parts(existing_insights)
+    covered = covered_parts(existing_insights)
     return [i for i in recurring_injuries(observations, threshold) if i.tags[0].removeprefix("body:") not in covered]
