@@ -83,9 +83,91 @@ def _first(items: Any) -> tuple[set[str], bool, bool, bool]:
     return chars, anchored, True, bounded
 
 
+Atom = str  # one character of a match as a regex: an escaped character, \\d, \\s or a small class "[...]"
+_ZERO_WIDTH = (_c.ASSERT, _c.ASSERT_NOT)
+_MAX_PAIRS = 400  # more first pairs than this: one character's look-ahead does as well
+
+
+def _class_atom(items: Any) -> Atom:
+    chars = _class_chars(items)
+    return next(iter(chars)) if len(chars) == 1 else f"[{''.join(sorted(chars))}]"
+
+
+def _concat(heads: set[tuple[Atom, ...]], tails: set[tuple[Atom, ...]]) -> set[tuple[Atom, ...]]:
+    """The first two atoms of a match of one part followed by another (a head shorter than two: it can end there)."""
+    joined = {h for h in heads if len(h) >= 2}
+    for h in heads:
+        if len(h) < 2:
+            joined |= {(h + t)[:2] for t in tails}
+    if len(joined) > _MAX_PAIRS:
+        raise _Unbounded
+    return joined
+
+
+def _pairs(items: Any) -> set[tuple[Atom, ...]]:
+    """The first two atoms (or fewer, where a match can end sooner) of every match of the sequence `items`;
+    zero-width items (\\b, look-arounds) are passed over, which can only widen the set."""
+    found: set[tuple[Atom, ...]] = {()}
+    for op, av in items:
+        if op is _c.AT:
+            if av in (_c.AT_BEGINNING, _c.AT_BEGINNING_STRING, _c.AT_END, _c.AT_END_STRING):
+                raise _Unbounded  # the anchors keep their own handling (one character's look-ahead)
+            continue
+        if op in _ZERO_WIDTH:
+            continue
+        part: set[tuple[Atom, ...]]
+        if op is _c.LITERAL:
+            part = {(re.escape(chr(av)),)}
+        elif op is _c.IN:
+            part = {(_class_atom(av),)}
+        elif op is _c.SUBPATTERN:
+            part = _pairs(av[-1])
+        elif op is _c.BRANCH:
+            part = set().union(*(_pairs(alternative) for alternative in av[1]))
+        elif op in _REPEATS:
+            low, high, body = av[0], av[1], _pairs(av[2])
+            part = {()}
+            for _ in range(low):
+                part = _concat(part, body)
+            grown = part
+            for _ in range(2 if high == _c.MAXREPEAT else min(high - low, 2)):  # two more copies fill any pair
+                grown = _concat(grown, body)
+                part = part | grown
+                if len(part) > _MAX_PAIRS:
+                    raise _Unbounded
+        else:  # ANY, NOT_LITERAL, GROUPREF, ...
+            raise _Unbounded
+        found = _concat(found, part)
+        if all(len(f) >= 2 for f in found):
+            return found
+    return found
+
+
+def _pair_head(parsed: Any) -> str | None:
+    """A look-ahead body for the first two characters of every match ("(?:a[bc]|d\\s)"), or None if one
+    character cannot be followed that far (a match as short as one character, an unbounded class)."""
+    try:
+        pairs = _pairs(parsed)
+    except (_Unbounded, RecursionError):
+        return None
+    if not pairs or any(len(p) < 2 for p in pairs):
+        return None
+    seconds: dict[Atom, set[Atom]] = {}
+    for first, second in pairs:
+        seconds.setdefault(first, set()).add(second)
+    branches = []
+    for first in sorted(seconds):
+        after = sorted(seconds[first])
+        single = all(len(a) == 1 or (len(a) == 2 and a[0] == "\\") for a in after)
+        follow = f"[{''.join(after)}]" if single and len(after) > 1 else f"(?:{'|'.join(after)})"
+        branches.append(first + (after[0] if len(after) == 1 else follow))
+    return f"(?:{'|'.join(branches)})"
+
+
 def fast_pattern(pattern: str) -> re.Pattern[str]:
-    """`pattern` compiled without flags, for lower-cased text, behind a look-ahead for its first characters
-    (or the start of the text, for an alternative anchored there)."""
+    """`pattern` compiled without flags, for lower-cased text, behind a look-ahead for its first two
+    characters, or its first one where two cannot be bounded (or the start of the text, for an alternative
+    anchored there)."""
     try:
         parsed = _parser.parse(pattern)
         chars, anchored, empty, bounded = _first(parsed)
@@ -93,7 +175,8 @@ def fast_pattern(pattern: str) -> re.Pattern[str]:
         return re.compile(pattern)
     if empty or not chars or (parsed and parsed[0] == (_c.AT, _c.AT_BEGINNING)):
         return re.compile(pattern)  # a pattern anchored as a whole is fast already
-    head = ("\\b" if bounded else "") + f"[{''.join(sorted(chars))}]"
+    pair = None if anchored else _pair_head(parsed)
+    head = ("\\b" if bounded else "") + (pair or f"[{''.join(sorted(chars))}]")
     return re.compile(f"(?:^|(?={head}))(?:{pattern})" if anchored else f"(?={head})(?:{pattern})")
 
 

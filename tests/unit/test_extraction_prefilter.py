@@ -131,6 +131,23 @@ def test_the_look_ahead_tries_only_word_boundaries_when_every_alternative_starts
     pattern: str, bounded: bool
 ) -> None:
     fast = fast_pattern(pattern)
-    assert fast.pattern.startswith(r"(?=\b[") is bounded
+    assert fast.pattern.startswith(r"(?=\b") is bounded
     for text in ("foo bar", "xfoo", "a foo", "i run", "xbar baz", "we run", "afoo"):
+        assert _spans(re.compile(pattern), text) == _spans(fast, text), (pattern, text)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "head"),
+    [
+        (r"\bfoo|\b(?:bar|baz)", r"(?=\b(?:ba|fo))"),  # the first two characters of every match
+        (r"(?:\bi\s+|\bwe\s+)run", r"(?=\b(?:i\s|we))"),
+        (r"\b(?:a|bc)x", r"(?=\b(?:ax|bc))"),  # a short first part: its follower is the second character
+        (r"\b(?:ab?)", r"(?=\b[a])"),  # a match may be one character long: only the first is known
+        (r"\bk\w+", r"(?=\b[k])"),  # \w after it: nearly any character, so only the first
+    ],
+)
+def test_the_look_ahead_holds_two_characters_where_every_match_has_them(pattern: str, head: str) -> None:
+    fast = fast_pattern(pattern)
+    assert fast.pattern.startswith(head)
+    for text in ("foo bar", "ax bcx", "i run", "we run", "a ab kx", "xbaz", "k"):
         assert _spans(re.compile(pattern), text) == _spans(fast, text), (pattern, text)
