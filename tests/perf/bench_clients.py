@@ -84,7 +84,8 @@ async def _measure(running: Running, clients: int, username: str, *, warm: bool,
             context = await browser.new_context(viewport={"width": 1280, "height": 900}, storage_state=state)  # type: ignore[arg-type]
             contexts.append(context)
             pages.append(await context.new_page())
-        await asyncio.sleep(LEAVE_S)  # the login tab's client is gone
+        if leave:  # the login tab's client is gone (quick mode: it stays, the same before and after)
+            await asyncio.sleep(LEAVE_S)
         if warm:  # N pages open first, AT ONCE as the measured N will, and STAY open: the pools, caches and
             # worker threads that N pages at once need are filled, and the next N are extra (opened one by
             # one, the first N left the pools at the size one page needs, and the measured N grew them)
@@ -116,7 +117,8 @@ async def _measure_page_clients(running: Running, clients: int, username: str, *
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         state = await _logged_in_state(browser, running, username)
         await browser.close()
-    await asyncio.sleep(LEAVE_S)  # the login tab's client is gone
+    if leave:  # the login tab's client is gone (quick mode: it stays, the same before and after)
+        await asyncio.sleep(LEAVE_S)
     cookies = {str(c["name"]): str(c["value"]) for c in state["cookies"]}  # type: ignore[attr-defined]
     pages = PageClients(running, cookies)
     if warm:
