@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from domain.content import MAX_CONTENT as MAX_CONTENT_CHARS
 from domain.enums import MemoryType
@@ -51,32 +51,44 @@ def _strip_filler(text: str) -> str:
     return strip_trailing_filler(_LEADING_FILLER_RE.sub("", text))
 
 
+_ADVERB_TEXT = (
+    "really absolutely genuinely actually definitely honestly just still also much generally usually normally always"
+    " mostly typically totally often sometimes never rarely only kinda"
+)
+_ADVERB_WORDS = "|".join(_ADVERB_TEXT.split())
 _SIDE_OR_BODY = r"(?:(?:left|right|lower|upper)\s+)?(?:" + ANY_BODY_PART + r")\b"
 _LEADING_MY_BODY_RE = re.compile(r"^my\s+(?=" + _SIDE_OR_BODY + r")", re.IGNORECASE)
 _LEADING_SUBJECT_RE = re.compile(
     r"^(?P<s>i" + _A + r"m|i\s+am|i" + _A + r"ve|i" + _A + r"d|i" + _A + r"ll|my|i)\b\s*", re.IGNORECASE
 )
-_MID_REPLACEMENTS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+_Replacement = str | Callable[[re.Match[str]], str]
+
+
+def _athlete_does(m: re.Match[str]) -> str:
+    """A mid-sentence "I like" is "the athlete likes": the subject named, its verb in the third person."""
+    return f"the athlete {m.group(1)}{_third_person_verb(m.group(2))}"
+
+
+# Never "they" or "them" for the athlete (issue 13): "the athlete", or the subject dropped.
+_MID_REPLACEMENTS: tuple[tuple[re.Pattern[str], _Replacement], ...] = tuple(
     (re.compile(p, re.IGNORECASE), r)
     for p, r in (
-        (r"\bi" + _A + r"m\b", "they're"),
-        (r"\bi\s+am\b", "they are"),
-        (r"\bi\s+was\b", "they were"),
-        (r"\bi" + _A + r"ve\b", "they've"),
-        (r"\bi" + _A + r"d\b", "they'd"),
-        (r"\bi" + _A + r"ll\b", "they'll"),
-        (r"(?<![\w.'’])i(?![\w.'’])", "they"),
-        (r"\bmyself\b", "themselves"),
-        (r"\bmine\b", "theirs"),
+        (r"\bi" + _A + r"m\b", "the athlete is"),
+        (r"\bi\s+am\b", "the athlete is"),
+        (r"\bi\s+was\b", "the athlete was"),
+        (r"\bi" + _A + r"ve\b", "the athlete has"),
+        (r"\bi" + _A + r"d\b", "the athlete would"),
+        (r"\bi" + _A + r"ll\b", "the athlete will"),
+        (r"(?<![\w.'’])i\s+((?:(?:" + _ADVERB_WORDS + r")\s+)*)([\w'’]+)", _athlete_does),
+        (r"(?<![\w.'’])i(?![\w.'’])", "the athlete"),
+        (r"\bmyself\b", ""),  # "pushes myself too hard": "pushes too hard" (the spaces closed up after)
+        (r"\bmine\b", "the athlete's"),
         (r"\bme\b", "the athlete"),
         (r"\bmy\s+(?=" + _SIDE_OR_BODY + r")", ""),
-        (r"\bmy\b", "their"),
+        (r"\bmy\b", "the athlete's"),
     )
 )
-_ADVERBS = words(
-    "really absolutely genuinely actually definitely honestly just still also much generally usually normally always"
-    " mostly typically totally often sometimes never rarely only kinda"
-)
+_ADVERBS = words(_ADVERB_TEXT)
 _IRREGULAR = {
     "have": "has",
     "do": "does",
@@ -95,7 +107,14 @@ _UNCHANGED = words(
     " wasn't had hadn't hurt felt got ran tore took went came made left kept put set cut hit fell broke"
     " wore spent"
 )
-_SUBJECT_REPLACEMENTS = {"i'm": "is", "i am": "is", "i've": "has", "i'd": "would", "i'll": "will", "my": "their"}
+_SUBJECT_REPLACEMENTS = {
+    "i'm": "is",
+    "i am": "is",
+    "i've": "has",
+    "i'd": "would",
+    "i'll": "will",
+    "my": "the athlete's",
+}
 _CONTROL_RE = re.compile(r"\s+")
 
 
@@ -134,7 +153,7 @@ def _third_person(content: str) -> str:
                 content = " ".join(parts)
     for pattern, replacement in _MID_REPLACEMENTS:
         content = pattern.sub(replacement, content)
-    return content
+    return _CONTROL_RE.sub(" ", content)
 
 
 _THEY_RE = re.compile(r"(?:they" + _A + r"re|they\s+are)\s+|(they)\s+(?=\w)", re.IGNORECASE)
@@ -234,23 +253,30 @@ _ADJ_AFTER_BODY_RE = re.compile(
 )
 
 
-# The athlete's "I" in a short statement: "I'm vegan" is "They're vegan", not "They'm vegan".
-_SHORT_SUBJECTS = {"my": "Their", "i'm": "They're", "im": "They're"}
+# The athlete's "I" in a short statement: "I'm vegan" is "The athlete is vegan".
+_SHORT_SUBJECTS = {
+    "my": "The athlete's",
+    "i'm": "The athlete is",
+    "im": "The athlete is",
+    "i've": "The athlete has",
+    "i'd": "The athlete would",
+    "i'll": "The athlete will",
+}
 
 
 def _short_statement(raw: str, content: str, type_: MemoryType) -> str:
-    """At least three words: "I swim" becomes "Says they swim", "Knee sore" becomes "Reported sore knee"."""
+    """At least three words: "I swim" becomes "The athlete swims", "Knee sore" becomes "Reported sore knee"."""
     cleaned = _strip_filler(_clean(raw))
     if _FIRST_PERSON_START_RE.match(cleaned):
         first, *others = cleaned.split(" ", 1)
         said = first.replace("’", "'").lower()
-        subject = _SHORT_SUBJECTS.get(said, "They" + said[1:])
+        subject = _SHORT_SUBJECTS.get(said)
         rest = others[0] if others else ""
-        if said == "i" and rest.lower().startswith("am "):
-            rest = "are " + rest[3:]
+        statement = rest if subject is not None else cleaned  # "I swim": the replacements below name the athlete
         for pattern, replacement in _MID_REPLACEMENTS[:-2]:
-            rest = pattern.sub(replacement, rest)
-        statement = f"{subject} {rest}".strip()
+            statement = pattern.sub(replacement, statement)
+        statement = f"{subject or ''} {statement}".strip()
+        statement = statement[0].upper() + statement[1:]
         if _word_count(statement) < MIN_CONTENT_WORDS:
             statement = f"Says {statement[0].lower()}{statement[1:]}"
         return statement[:MAX_CONTENT_CHARS]

@@ -85,7 +85,7 @@ def test_preference_is_tidied_into_a_third_person_statement() -> None:
         ("Honestly I don't like intervals much.", "Doesn't like intervals much"),
         ("Tweaked my calf at the track.", "Tweaked calf at the track"),
         ("I also do yoga on Sundays.", "Also does yoga on Sundays"),
-        ("I hate hills.", "They hate hills"),
+        ("I hate hills.", "The athlete hates hills"),
         ("Knee sore.", "Reported sore knee"),
     ],
 )

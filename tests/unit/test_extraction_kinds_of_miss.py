@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+import yaml
 
 from domain.enums import MemoryConfidence, MemorySource, MemoryType
 from domain.extraction import extract_memories
+from tests.extraction_eval import DEV_PATH
 
 MESSAGE = MemorySource.USER_MESSAGE
 NOTE = MemorySource.ACTIVITY_NOTE
@@ -22,7 +26,11 @@ def only(text: str, source: MemorySource = MESSAGE) -> tuple[MemoryType, tuple[s
     ("text", "tag", "content"),
     [
         ("Evenings suit me because my partner gets home at six.", "time:evening", "Evenings suit the athlete"),
-        ("Lunchtime is my only window on workdays.", "time:lunch", "Lunchtime is their only window on workdays"),
+        (
+            "Lunchtime is my only window on workdays.",
+            "time:lunch",
+            "Lunchtime is the athlete's only window on workdays",
+        ),
         ("I'd enjoy fartleks more if they were on grass.", "intensity:fartlek", "Would enjoy fartleks"),
         ("I wish I could run trails every weekend.", "intensity:trail", "Wish"),
         ("Give me a long run over a track session any day.", "intensity:long run", "Give the athlete a long run"),
@@ -136,3 +144,20 @@ def test_first_person_content_never_says_them() -> None:
 def test_someone_else_in_a_first_person_message_is_still_someone_else() -> None:
     assert extract_memories("My sister hates hills but I don't mind them.", MESSAGE) == []
     assert extract_memories("My husband says his knee hurts.", MESSAGE) == []
+
+
+THEY = {"they", "them", "their", "theirs", "themselves", "they're", "they've", "they'd", "they'll"}
+
+
+def test_no_statement_calls_the_athlete_they_or_them() -> None:
+    """Every dev text that does not say "they" itself: what the athlete wrote in the first person comes
+    back naming "the athlete" or with the subject dropped ("Weekends the athlete likes to go long")."""
+    with DEV_PATH.open(encoding="utf-8") as f:
+        texts = [str(case["text"]) for case in yaml.safe_load(f)]
+    said_they = []
+    for text in texts:
+        if THEY & set(re.findall(r"[\w'’]+", text.lower().replace("’", "'"))):
+            continue
+        for source in (MESSAGE, NOTE):
+            said_they += [c.content for c in extract_memories(text, source) if THEY & set(c.content.lower().split())]
+    assert not said_they, said_they[:5]
