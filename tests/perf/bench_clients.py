@@ -34,6 +34,7 @@ from tests.perf.page_clients import PageClients
 
 SPEC = dataset.Spec(athletes=3, memories=2_400, heavy=(2_000,), heavy_pending=300, audit_events=10_000)
 SETTLE_S = 3  # after the pages are ready, before memory is read
+QUICK_SETTLE_S = 2
 LEAVE_S = 6  # after the pages close: NiceGUI deletes a client once its reconnect timeout (3 s) passed
 
 
@@ -95,12 +96,12 @@ async def _measure(running: Running, clients: int, username: str, *, warm: bool,
                 contexts.append(context)
                 first.append(await context.new_page())
             await asyncio.gather(*(_open(page, f"{running.url}/") for page in first))
-            await asyncio.sleep(SETTLE_S)
+            await asyncio.sleep(SETTLE_S if leave else QUICK_SETTLE_S)
         rss_before = running.rss_mib()
         since = time.time()
         results = await asyncio.gather(*(_open(page, f"{running.url}/") for page in pages))
         until = time.time()
-        await asyncio.sleep(SETTLE_S)
+        await asyncio.sleep(SETTLE_S if leave else QUICK_SETTLE_S)
         rss_connected = running.rss_mib()
         for context in contexts:
             await context.close()
@@ -123,12 +124,12 @@ async def _measure_page_clients(running: Running, clients: int, username: str, *
     pages = PageClients(running, cookies)
     if warm:
         await pages.open(clients)
-        await asyncio.sleep(SETTLE_S)
+        await asyncio.sleep(SETTLE_S if leave else QUICK_SETTLE_S)
     rss_before = running.rss_mib()
     since = time.time()
     ready, failed, cpu_ms = await pages.open(clients)
     until = time.time()
-    await asyncio.sleep(SETTLE_S)
+    await asyncio.sleep(SETTLE_S if leave else QUICK_SETTLE_S)
     rss_connected = running.rss_mib()
     await pages.close()
     rss_after = await _after_leaving(running) if leave else None

@@ -1,5 +1,5 @@
 """The reliability tests at full length (issue 14's "tests that stay"): the concurrency load of
-tests/integration/test_concurrency.py for a minute on SQLite and on PostgreSQL (quick: 3 s,
+tests/integration/test_concurrency.py for a minute on SQLite and on PostgreSQL (quick: 2 s,
 PostgreSQL with the retry only), and the crash test's SIGKILLs 50 times (quick: 5). Prints and
 records what happened: operations by outcome, deadlocks met (with and without the retry), kills
 survived, committed changes checked. Each run asserts what the short tests assert; a failure fails
@@ -73,7 +73,7 @@ def _crash(kills: int) -> None:
 
 
 def run(quick: bool = False) -> None:
-    seconds = 3 if quick else CONCURRENCY_S
+    seconds = 2 if quick else CONCURRENCY_S
     with tempfile.TemporaryDirectory() as directory:
         # One connection per thread: the 20 threads are more than the default pool (5 + 10 overflow).
         engine = make_engine(f"sqlite:///{Path(directory) / 'load.sqlite3'}", pool_size=THREADS)
