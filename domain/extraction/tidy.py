@@ -64,9 +64,16 @@ _LEADING_SUBJECT_RE = re.compile(
 _Replacement = str | Callable[[re.Match[str]], str]
 
 
+# After a mid-sentence "I": words that are not its verb ("I and my wife", "I or my coach").
+_NOT_A_VERB = words("and or nor but plus")
+_BESIDE_SUBJECT = _ADVERB_WORDS + "|too|myself|personally"  # "I too am", "I myself go": the verb follows
+
+
 def _athlete_does(m: re.Match[str]) -> str:
     """A mid-sentence "I like" is "the athlete likes": the subject named, its verb in the third person."""
-    return f"the athlete {m.group(1)}{_third_person_verb(m.group(2))}"
+    word = m.group(2)
+    verb = word if word.lower() in _NOT_A_VERB else _third_person_verb(word)
+    return f"the athlete {m.group(1)}{verb}"
 
 
 # Never "they" or "them" for the athlete (issue 13): "the athlete", or the subject dropped.
@@ -79,7 +86,7 @@ _MID_REPLACEMENTS: tuple[tuple[re.Pattern[str], _Replacement], ...] = tuple(
         (r"\bi" + _A + r"ve\b", "the athlete has"),
         (r"\bi" + _A + r"d\b", "the athlete would"),
         (r"\bi" + _A + r"ll\b", "the athlete will"),
-        (r"(?<![\w.'’])i\s+((?:(?:" + _ADVERB_WORDS + r")\s+)*)([\w'’]+)", _athlete_does),
+        (r"(?<![\w.'’])i\s+((?:(?:" + _BESIDE_SUBJECT + r")\s+)*)([\w'’]+)", _athlete_does),
         (r"(?<![\w.'’])i(?![\w.'’])", "the athlete"),
         (r"\bmyself\b", ""),  # "pushes myself too hard": "pushes too hard" (the spaces closed up after)
         (r"\bmine\b", "the athlete's"),

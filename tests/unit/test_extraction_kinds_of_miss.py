@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from domain.enums import MemoryConfidence, MemorySource, MemoryType
-from domain.extraction import extract_memories
+from domain.extraction import extract_memories, tidy
 from tests.extraction_eval import DEV_PATH
 
 MESSAGE = MemorySource.USER_MESSAGE
@@ -161,3 +161,18 @@ def test_no_statement_calls_the_athlete_they_or_them() -> None:
         for source in (MESSAGE, NOTE):
             said_they += [c.content for c in extract_memories(text, source) if THEY & set(c.content.lower().split())]
     assert not said_they, said_they[:5]
+
+
+@pytest.mark.parametrize(
+    ("said", "statement"),
+    [
+        ("Weekends I like to go long", "Weekends the athlete likes to go long"),
+        ("Evenings suit because I and my wife walk", "Evenings suit because the athlete and the athlete's wife walk"),
+        ("Weekends I myself go long", "Weekends the athlete goes long"),
+        ("Mornings suit when I too am free", "Mornings suit when the athlete too is free"),
+        ("Hills are fine but I or my coach pick", "Hills are fine but the athlete or the athlete's coach pick"),
+        ("Mornings suit as I don't work", "Mornings suit as the athlete doesn't work"),
+    ],
+)
+def test_a_first_person_mid_sentence_names_the_athlete_with_its_verb(said: str, statement: str) -> None:
+    assert tidy._third_person(said) == statement
