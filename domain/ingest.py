@@ -101,12 +101,16 @@ def ingest(
     return IngestResult(source, proposals, created=True)
 
 
-def _known_contents(session: Session, athlete_id: int) -> set[str]:
-    """Pending proposals are not proposed twice; rejected ones are not proposed again."""
+def _known_contents(session: Session, athlete_id: int, contents: set[str]) -> set[str]:
+    """Which of `contents` are pending (not proposed twice) or rejected (not proposed again): only
+    these are read, not every proposal the athlete ever rejected."""
+    if not contents:
+        return set()
     rows = session.scalars(
         select(Proposal.normalized_content).where(
             Proposal.athlete_id == athlete_id,
             Proposal.status.in_([ProposalStatus.PENDING, ProposalStatus.REJECTED]),
+            Proposal.normalized_content.in_(contents),
         )
     )
     return set(rows)
@@ -119,10 +123,10 @@ def _propose(
     candidates: Sequence[Candidate],
     actor: SystemActor,
 ) -> list[Proposal]:
-    known = _known_contents(session, athlete.id)
+    normalized_contents = [normalize(c.content) for c in candidates]
+    known = _known_contents(session, athlete.id, set(normalized_contents) - {""})
     made: list[Proposal] = []
-    for candidate in candidates:
-        normalized = normalize(candidate.content)
+    for candidate, normalized in zip(candidates, normalized_contents, strict=True):
         if not normalized or normalized in known:
             continue
         known.add(normalized)
