@@ -130,6 +130,7 @@ class RuleExtractor:
                     said = about_the_athlete(_THEM_RE.sub("the athlete", said))
                 elif fact.type is RESPONSE:  # a coach's "Intervals always leave them wrecked, so we ..."
                     said = _LEAVES_THEM_RE.sub(r"\1 the athlete", said)
+                said = said[:MAX_CONTENT]  # the replacements above may lengthen it past the limit
                 if said:
                     tags = tuple(sorted(with_implied([*fact.tags, *_tags_said(fact.type, people.lower, fact.span)])))
                     candidate = Candidate(fact.type, said, fact.confidence, tags, span.start, span.end, self.name)

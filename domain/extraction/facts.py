@@ -85,10 +85,10 @@ _SEARCHES = tuple(
 
 def rule_facts(people: People, sentence: Span, clause: Span) -> list[Fact]:
     """Facts of one clause; a clause about a single day ("this morning", "yesterday") states no lasting fact."""
-    body = people.lower[clause.start : clause.end]  # lower case reads the same tags; a child read as "he" gives none
     if _TRANSIENT_RE.search(people.lower, clause.start, clause.end) is not None:
         return []
-    low = people.lower[clause.start : clause.end]
+    # lower case reads the same tags; a child read as "he" gives none
+    low = body = people.lower[clause.start : clause.end]
     hits: list[tuple[Rule, re.Match[str]]] = []
     # Without a run object anywhere in the clause no rule that needs one can hold (about half the clauses):
     # those rules are not searched at all.

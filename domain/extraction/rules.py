@@ -160,7 +160,8 @@ RULES: tuple[Rule, ...] = (
         "explicit_prefer",
         PREFERENCE,
         HIGH,
-        r"\bi(?:" + _A + r"?d|\s+would|\s+am)?\s+" + _ADV + r"{0,2}(?:prefer|rather)\b(?=\s*\w)"
+        r"\bi(?:" + _A + r"?d|\s+would)?\s+" + _ADV + r"{0,2}(?:prefer|rather)\b(?=\s*\w)"
+        r"|\bi\s+am\s+" + _ADV + r"{0,2}prefer\b(?=\s*\w)"  # "I am prefer" (not "I am rather slow")
         r"|\bmy\s+preference\s+is\b",
     ),
     _rule(

@@ -64,8 +64,8 @@ _LEADING_SUBJECT_RE = re.compile(
 _Replacement = str | Callable[[re.Match[str]], str]
 
 
-# After a mid-sentence "I": words that are not its verb ("I and my wife", "I or my coach").
-_NOT_A_VERB = words("and or nor but plus")
+# After a mid-sentence "I": words that are not its verb ("I and my wife", "I or my coach", "Hills, I just").
+_NOT_A_VERB = words("and or nor but plus " + _ADVERB_TEXT)
 _BESIDE_SUBJECT = _ADVERB_WORDS + "|too|myself|personally"  # "I too am", "I myself go": the verb follows
 
 
@@ -112,7 +112,7 @@ _IRREGULAR = {
 _UNCHANGED = words(
     "can could will would should might must may shall cannot can't won't wouldn't couldn't shouldn't did didn't was"
     " wasn't had hadn't hurt felt got ran tore took went came made left kept put set cut hit fell broke"
-    " wore spent"
+    " wore spent said thought knew saw told found bought brought lost won swam rode began heard"
 )
 _SUBJECT_REPLACEMENTS = {
     "i'm": "is",
@@ -170,8 +170,10 @@ _LEADING_THEIR_BODY_RE = re.compile(r"(?:his|her|their)\s+(?=" + _SIDE_OR_BODY +
 
 
 # "He's had surgery" (has), "She's 14" (is), "He hates hills": a leading he/she is the athlete.
+_HAS_PARTICIPLES = r"(?:had|been|got|gone|done|tried|started|stopped|broken|torn)\b"  # "He's tired" is "is"
 _HE_SHE_RE = re.compile(
-    r"(?:he|she)(?:(" + _A + r"s\s+(?=(?:had|been|got|\w+ed)\b))|(" + _A + r"s\s+|\s+is\s+)|\s+(?=\w))", re.IGNORECASE
+    r"(?:he|she)(?:(" + _A + r"s\s+(?=" + _HAS_PARTICIPLES + r"))|(" + _A + r"s\s+|\s+is\s+)|\s+(?=\w))",
+    re.IGNORECASE,
 )
 
 
@@ -250,7 +252,7 @@ def content(text: str, span: Span, clauses: Sequence[Span], type_: MemoryType) -
     if tidied and _word_count(tidied) < MIN_CONTENT_WORDS:
         tidied = _short_statement(text[span.start : span.end], tidied, type_)
     if tidied.count("(") > tidied.count(")"):  # a clause cut inside brackets: "Currently pregnant (20 weeks"
-        tidied += ")"
+        tidied = tidied[: MAX_CONTENT_CHARS - 1] + ")"
     return tidied, span
 
 
