@@ -24,7 +24,7 @@ from sqlalchemy.pool import Pool
 
 from domain.coach_block import CONFIDENCE_POINTS, Candidate, Scored, block_text, rank_key, recency_points, words
 from domain.models import Memory
-from domain.prepared import Prepared
+from domain.prepared import WRITER, Prepared
 
 Fingerprint = tuple[int, int, int]
 StaticKey = tuple[int, int, float, int]  # rank_key without the score
@@ -127,8 +127,8 @@ def fingerprint(session: Session, athlete_id: int) -> Fingerprint:
     commits, and the connection's `total_changes` when it changes a row itself; both unchanged, the
     database is as it was, and so is the fingerprint."""
     connection = session.connection()
-    if connection.dialect.name != "sqlite":
-        return _count(session, athlete_id)
+    if connection.dialect.name != "sqlite" or connection.get_execution_options().get(WRITER, False):
+        return _count(session, athlete_id)  # a writer's changes may yet roll back, leaving the stamp as it was
     raw = connection.connection.dbapi_connection
     if raw is None:  # pragma: no cover - a checked-out connection always has one
         return _count(session, athlete_id)
@@ -139,7 +139,7 @@ def fingerprint(session: Session, athlete_id: int) -> Fingerprint:
         return known[1]
     value = _count(session, athlete_id)
     if len(seen) >= _SEEN_MAX:
-        seen.clear()
+        seen.pop(next(iter(seen)))  # the entry made longest ago
     seen[athlete_id] = (stamp, value)
     return value
 

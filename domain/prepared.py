@@ -1,4 +1,5 @@
-"""Fixed statements of the write path, run on the driver's cursor of the session's connection.
+"""Fixed statements of the hot paths (writes, and the coach API's reads), run on the driver's cursor
+of the session's connection.
 
 Core's execute of an already compiled and cached statement still costs about as much as SQLite's
 own work for a one-row INSERT (measured: 37 µs against 21 µs per audit event row, issue 9): it
@@ -22,6 +23,10 @@ from sqlalchemy.engine.interfaces import Dialect
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.expression import ClauseElement
+
+# The execution option of a unit of work that writes (persistence.uow sets it; on SQLite the
+# transaction opens with BEGIN IMMEDIATE). Here so that domain code can tell a writer's connection.
+WRITER = "memory_review_immediate"
 
 
 class _Form:

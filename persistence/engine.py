@@ -9,12 +9,12 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event
 
 from domain.audit import attach_seal
-from domain.prepared import run_sql
+from domain.prepared import WRITER, run_sql
 from domain.search import OWNED_TOKENS_FUNCTION, owned_tokens
 from persistence.audit_files import beside
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
-IMMEDIATE = "memory_review_immediate"
+IMMEDIATE = WRITER  # the writers' option: BEGIN IMMEDIATE on SQLite
 
 
 def _json_text(value: Any) -> str:

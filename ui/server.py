@@ -21,7 +21,7 @@ from persistence.ready import ready_engine
 from persistence.settings import Settings
 from persistence.uow import unit_of_work
 from ui import handler_signatures, runtime, socket_guard
-from ui.api.setup import api_docs, install_api
+from ui.api.setup import api_docs, install_api, kept_for_api
 from ui.assets import ASSETS, stylesheet
 from ui.auth import LoginRequired, configure_login_throttle
 from ui.static_cache import StaticCache
@@ -249,6 +249,7 @@ def run(settings: Settings, *, demo: bool, host: str, port: int) -> None:
     )
 
 
+@kept_for_api
 def _gzip(inner: ASGIApp) -> GZipMiddleware:
     """Level 5, not Starlette's 9: the page's script bundles are compressed again for every browser
     that has none cached, and level 9 spends several times the CPU for a few per cent smaller files."""

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sqlalchemy.orm import Session
+
 from domain.coach_index import fingerprint
 from domain.enums import MemoryConfidence, MemorySource, MemoryStatus, MemoryType
 from domain.models import Memory
@@ -50,3 +52,43 @@ def test_a_commit_elsewhere_or_a_change_of_its_own_changes_the_fingerprint(tmp_p
         assert fingerprint(session, athlete.id)[0] == 3
     mine.dispose()
     other.dispose()
+
+
+def test_a_change_rolled_back_leaves_no_fingerprint_behind(tmp_path: Path) -> None:
+    """A memory added and then rolled back: the next read on the same connection counts what is stored,
+    not the rolled-back memory (SQLite's stamp is the same after the rollback as before it)."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'app.sqlite3'}", pool_size=1, max_overflow=0)
+    upgrade(engine)
+    athlete = make_user(engine, "ann")
+    make_memory(engine, athlete, "Knee pain after long runs")
+    with unit_of_work(engine, read_only=True) as session:
+        before = fingerprint(session, athlete.id)
+    try:
+        with unit_of_work(engine) as session:
+            make_memory_in(session, athlete.id, "Works night shifts")
+            assert fingerprint(session, athlete.id)[0] == 2
+            raise RuntimeError("the change fails")
+    except RuntimeError:
+        pass
+    with unit_of_work(engine, read_only=True) as session:
+        assert fingerprint(session, athlete.id) == before
+    engine.dispose()
+
+
+def make_memory_in(session: Session, athlete_id: int, content: str) -> None:
+    now = utcnow()
+    session.add(
+        Memory(
+            athlete_id=athlete_id,
+            type=MemoryType.CONTEXT,
+            content=content,
+            source=MemorySource.MANUAL,
+            confidence=MemoryConfidence.HIGH,
+            occurrences=1,
+            tags=[],
+            status=MemoryStatus.ACTIVE,
+            created_at=now,
+            updated_at=now,
+        )
+    )
+    session.flush()

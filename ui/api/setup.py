@@ -4,6 +4,7 @@ middleware stack of its own for /api/ (`ApiPath`)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 from nicegui import app
 from nicegui.ui_run import DocsConfig
@@ -47,12 +48,21 @@ def api_docs() -> DocsConfig:
 # cookie and per-browser storage (a browser's login counts for nothing here), its cache headers for its
 # own files and its redirect prefix (three of them Starlette BaseHTTPMiddleware: a task group and two
 # memory streams per request each), and the login redirect (the gate is in front of it anyway).
+F = TypeVar("F", bound=Callable[..., object])
+
 PAGE_ONLY = frozenset(
     {"SessionMiddleware", "RequestTrackingMiddleware", "SetCacheControlMiddleware", "RedirectWithPrefixMiddleware"}
 ) | {"LoginRequired"}
 # What the API's own stack keeps. Any other middleware (the desktop window's owner check, say) means the
 # API goes through the whole stack as before: it is not known to be a page's only.
-API_KEEPS = frozenset({"ApiGate", "GZipMiddleware", "_gzip"})
+API_KEEPS = frozenset({"ApiGate", "GZipMiddleware"})
+_KEPT_MARK = "keeps_api_path"
+
+
+def kept_for_api(factory: F) -> F:
+    """Marks a middleware factory of our own (not named in API_KEEPS) as one the API's stack keeps."""
+    setattr(factory, _KEPT_MARK, True)
+    return factory
 
 
 class ApiPath:
@@ -80,7 +90,7 @@ def _api_stack(build: Callable[[], ASGIApp]) -> ASGIApp | None:
     """The app's own stack builder run over its middlewares less PAGE_ONLY; None if one is unknown."""
     every = list(app.user_middleware)
     kept = [m for m in every if _name(m.cls) not in PAGE_ONLY]
-    if any(_name(m.cls) not in API_KEEPS for m in kept):
+    if any(_name(m.cls) not in API_KEEPS and not getattr(m.cls, _KEPT_MARK, False) for m in kept):
         return None
     app.user_middleware = kept
     try:
