@@ -33,22 +33,7 @@ def test_a_commit_elsewhere_or_a_change_of_its_own_changes_the_fingerprint(tmp_p
         second = fingerprint(session, athlete.id)
     assert second != first and second[0] == 2
     with unit_of_work(mine) as session:  # a change this connection makes itself, not yet committed
-        now = utcnow()
-        session.add(
-            Memory(
-                athlete_id=athlete.id,
-                type=MemoryType.CONTEXT,
-                content="Works night shifts",
-                source=MemorySource.MANUAL,
-                confidence=MemoryConfidence.HIGH,
-                occurrences=1,
-                tags=[],
-                status=MemoryStatus.ACTIVE,
-                created_at=now,
-                updated_at=now,
-            )
-        )
-        session.flush()
+        make_memory_in(session, athlete.id, "Works night shifts")
         assert fingerprint(session, athlete.id)[0] == 3
     mine.dispose()
     other.dispose()
