@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, and_, case, func, select
 from sqlalchemy.orm import Session
 
 from domain import proposals
@@ -40,24 +40,30 @@ def week_start(when: datetime | date) -> date:
 def learned_per_week(
     session: Session, actor: User | None, *, weeks: int = DEFAULT_WEEKS, now: datetime | None = None
 ) -> list[WeekCount]:
-    """Active memories created per week, oldest week first, the current week last (one query)."""
+    """Active memories created per week, oldest week first, the current week last: one query that
+    counts in the database (over the athlete's created-at index), not one row per memory here."""
     user = require_athlete(actor)
     weeks = max(1, min(weeks, MAX_WEEKS))
+    zone = (now or utcnow()).tzinfo
     first = week_start(now or utcnow()) - timedelta(weeks=weeks - 1)
-    since = datetime(first.year, first.month, first.day, tzinfo=(now or utcnow()).tzinfo)
-    created = session.scalars(
-        select(Memory.created_at).where(
+    starts = [first + timedelta(weeks=i) for i in range(weeks)]
+    bounds = [datetime(day.year, day.month, day.day, tzinfo=zone) for day in starts]
+    ends: list[datetime | None] = [*bounds[1:], None]  # the current week is open-ended
+    per_week = [func.sum(case((_within(start, end), 1), else_=0)) for start, end in zip(bounds, ends, strict=True)]
+    row = session.execute(
+        select(*per_week).where(
             Memory.athlete_id == user.id,
             Memory.status == MemoryStatus.ACTIVE,
-            Memory.created_at >= since,
+            Memory.created_at >= bounds[0],
         )
-    )
-    counts = {first + timedelta(weeks=i): 0 for i in range(weeks)}
-    for at in created:
-        key = week_start(at)
-        if key in counts:
-            counts[key] += 1
-    return [WeekCount(week, count) for week, count in counts.items()]
+    ).one()
+    return [WeekCount(week, int(count or 0)) for week, count in zip(starts, row, strict=True)]
+
+
+def _within(start: datetime, end: datetime | None) -> ColumnElement[bool]:
+    if end is None:
+        return Memory.created_at >= start
+    return and_(Memory.created_at >= start, Memory.created_at < end)
 
 
 def overview(
