@@ -12,11 +12,11 @@ from domain.enums import CONFIDENCE_RANK, MemoryConfidence, MemorySource, Memory
 from domain.extraction.clauses import Span, SpanSet, sentences, statement_clauses
 from domain.extraction.facts import RESPONSE_CONTEXT_TAGS, Fact, rule_facts
 from domain.extraction.injuries import Carry, body_mentions, injuries, session_soreness, sessions_and_habit
-from domain.extraction.lexicon import ANY_BODY_PART, ANY_TIME, CONTEXT, INTENSITY, all_tags, tags_in
+from domain.extraction.lexicon import ANY_BODY_PART, ANY_TIME, CONTEXT, INTENSITY, THIS_DAY, all_tags, tags_in
 from domain.extraction.lexicon import APOSTROPHE as _A
 from domain.extraction.prefilter import fast_pattern
 from domain.extraction.rules import I_AM, STIMULUS
-from domain.extraction.subject import REPORTING_LEAD_RE, People
+from domain.extraction.subject import CHILD_SAID_RE, REPORTING_LEAD_RE, People
 from domain.extraction.tidy import about_the_athlete, content
 from domain.vocabulary import CONTEXT_TOPICS, with_implied
 
@@ -74,13 +74,8 @@ _EXPLICIT_RE = re.compile(
     r"\b)?\W*(?!to\b)(?=\w)",
     re.IGNORECASE,
 )
-_CHILD_SAID_RE = re.compile(r"\b(?:my|their|our)\s+(?:son|daughter|boy|girl|lad|kid)\b", re.IGNORECASE)
 # A reminder of a one-off: "remember my mother-in-law is staying this week" (but a trip "all next week" is travel)
-_ONE_OFF_RE = re.compile(
-    r"\b(?:today|tonight|tomorrow|this\s+(?:morning|afternoon|evening|week|weekend|(?:mon|tues|wednes|thurs|fri|satur"
-    r"|sun)day))\b",
-    re.IGNORECASE,
-)
+_ONE_OFF_RE = re.compile(r"\b(?:" + THIS_DAY + r")\b", re.IGNORECASE)
 _LEAVES_THEM_RE = re.compile(
     r"\b(leaves?|left|makes?|made|gets?|wipes?|knocks?|wrecks?|kills?|destroys?|drains?|gives?|takes\s+it\s+out\s+of)"
     r"\s+them\b",
@@ -124,7 +119,7 @@ class RuleExtractor:
             for fact in _merge_within_sentence(text, facts):
                 said, span = content(text, fact.span, clauses, fact.type)
                 if people.for_child:  # "my son would rather do hill sprints": the son is the athlete
-                    said = _CHILD_SAID_RE.sub("the athlete", said)
+                    said = CHILD_SAID_RE.sub("the athlete", said)
                     said = said[:1].upper() + said[1:]
                 if people.third_person:
                     said = about_the_athlete(_THEM_RE.sub("the athlete", said))

@@ -7,15 +7,13 @@ from dataclasses import dataclass
 
 from domain.enums import CONFIDENCE_RANK, MemoryConfidence, MemoryType
 from domain.extraction.clauses import Span
-from domain.extraction.lexicon import BODY, CONTEXT_TOPIC, INTENSITY, TIME, preference_tags
+from domain.extraction.lexicon import BODY, CONTEXT_TOPIC, INTENSITY, THIS_DAY, TIME, preference_tags
 from domain.extraction.prefilter import fast_pattern
 from domain.extraction.rules import AGE_RULE, CONTEXT, PREFERENCE, RESPONSE, RULES, RUN_OBJECT_RE, Rule
 from domain.extraction.subject import People
 
 _TRANSIENT_RE = re.compile(
-    r"\b(?:today|tomorrow|tonight|yesterday|this\s+(?:morning|afternoon|evening|week|weekend|time|run"
-    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
-    r"|next\s+(?:week|time|year|run)|last\s+(?:night|week|run))\b",
+    r"\b(?:" + THIS_DAY + r"|yesterday|this\s+(?:time|run)|next\s+(?:week|time|year|run)|last\s+(?:night|week|run))\b",
     re.IGNORECASE,
 )
 

@@ -52,6 +52,19 @@ BODY_WORDS = words(
 )
 
 
+# The adverbs that may stand between "I" and its verb ("I really like", "I usually run"), for the rules' patterns
+# (domain.extraction.rules) and for turning a statement into the third person (domain.extraction.tidy); each adds
+# the few of its own it needs.
+ADVERBS = (
+    "really absolutely genuinely actually definitely honestly just still also much generally usually normally always"
+    " mostly typically totally often sometimes only kinda"
+)
+WEEKDAY_NAME = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+# A single day: "remember my mother-in-law is staying this week" reminds of a one-off, and a rule reads no lasting
+# fact in a clause about one day (domain.extraction.facts adds yesterday, next and last).
+THIS_DAY = r"today|tonight|tomorrow|this\s+(?:morning|afternoon|evening|week|weekend|" + WEEKDAY_NAME + r")"
+
+
 def preference_tags(text: str) -> list[str]:
     return TIME.tags(text) + INTENSITY.tags(text)
 

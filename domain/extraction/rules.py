@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 from domain.enums import MemoryConfidence, MemoryType
+from domain.extraction.lexicon import ADVERBS, WEEKDAY_NAME
 from domain.extraction.lexicon import ANY_TIME as _TIME
 from domain.extraction.lexicon import APOSTROPHE as _A
 from domain.extraction.prefilter import split_anchored
@@ -13,11 +14,8 @@ from domain.extraction.prefilter import split_anchored
 HIGH, MEDIUM, LOW = MemoryConfidence.HIGH, MemoryConfidence.MEDIUM, MemoryConfidence.LOW
 PREFERENCE, CONTEXT, RESPONSE = MemoryType.PREFERENCE, MemoryType.CONTEXT, MemoryType.TRAINING_RESPONSE
 
-_ADV = (
-    r"(?:(?:really|absolutely|genuinely|actually|definitely|honestly|just|still|also|much|generally|usually|normally"
-    r"|always|mostly|typically|totally|often|sometimes|only|kinda|kind\s+of|do|tend\s+to|seem\s+to|can\s+only"
-    r"|happily)\s+)"
-)
+_ADV = r"(?:(?:" + "|".join(ADVERBS.split()) + r"|kind\s+of|do|tend\s+to|seem\s+to|can\s+only|happily)\s+)"
+_WEEKDAYS = WEEKDAY_NAME + "s?"
 I_AM = r"\bi(?:" + _A + r"?m|\s+am)\s+"
 RUN_OBJECT_RE = re.compile(
     r"\b(?:run\w*|tempo\w*|intervals?|easy|hills?|hill\s+repeats|trails?|track|treadmill|races?|racing|parkrun"
@@ -28,7 +26,7 @@ RUN_OBJECT_RE = re.compile(
     r"|bike|cycling|long|sprints?|descents?|downhills?|uphills?|climbs|loops?|laps|routes?|pace|structure|plans?"
     r"|miles|kms?|k|zone\s*2|\d+\s*[ap]m|alarms?|starts?|heart\s+rate|strava|watch|gps|coffee|breakfast|fasted"
     r"|crowds|people|friends?|dog"
-    r"|vert|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?"
+    r"|vert|" + _WEEKDAYS + r""
     r"|ergs?|erg\s+pieces|rowing|climb\w*|boulder\w*|rock|crags?|indoors|outdoors|open\s+water|rides?|riding|turbo"
     r"|zwift|lifting|weights|yoga|pilates|spin|squats|deadlifts|matches|games|lengths|laps|doubles|bricks?"
     r"|(?:after|before)\s+work|afternoons?)\b",
@@ -125,6 +123,26 @@ _STAY_AWAY = (
     r"|lockdown|taper|shape|pieces|bits|good|bad|great)\b))"
     r"(?:[\w-]+\s+){1,3}?for\s+(?:a|an|one|two|three|four|five|six|\d+|a\s+couple\s+of|a\s+few|the\s+next)\s+"
     r"(?:weeks?|months?|fortnight)\b"
+)
+
+
+# The health conditions, medicines and disabilities the athlete may live with (context:health): any mention is one
+# (health_context), and "I have ..." says it with more confidence (life_context, which also reads "I have af",
+# "I suffer from anxiety").
+_CONDITIONS = (
+    r"asthma\w*|diabet\w*|hypos?|hypoglyc\w*|low\s+(?:iron|ferritin|b12|blood\s+sugar)|iron\s+deficien\w*|an(?:a)?emi\w*"
+    r"|long\s+covid|covid|glandular\s+fever|antidepressants?|ssris?|beta[-\s]blockers?|inhalers?|pacemaker"
+    r"|heart\s+(?:condition|murmur|problems?|arrhythmia)|irregular\s+heart\s*beat|arrhythmia|afib|atrial\s+fibrillation"
+    r"|migraines?|(?:hypo|hyper)?thyroid\w*|coeliac|celiac|crohn\w*|ibs|colitis|endometriosis|pcos|epilep\w*"
+    r"|high\s+blood\s+pressure|(?:peri)?menopaus\w*|cancer|chemo\w*|visually\s+impaired|partially\s+sighted|deaf"
+    r"|hard\s+of\s+hearing|amputee|prosthe\w*|para[-\s]?(?:athlete|triathlete|runner|cyclist|swimmer)|nosebleeds?"
+    r"|raynaud\w*|hypermobil\w*|fibromyalgia|lupus|multiple\s+sclerosis|chronic\s+fatigue|post[-\s]?viral|osteopenia"
+    r"|osteoporosis|scoliosis|sleep\s+apn\w*|eczema|psoriasis|insulin|blood\s+sugars?|sugar\s+levels"
+)
+# The same as a word for the athlete: "I'm diabetic", "she is asthmatic".
+_CONDITION_WORDS = (
+    r"(?:diabetic|asthmatic|anaemic|anemic|coeliac|celiac|epileptic|menopausal|perimenopausal|postpartum|hypothyroid"
+    r"|hyperthyroid)"
 )
 
 
@@ -298,7 +316,7 @@ RULES: tuple[Rule, ...] = (
         r"|really\s+)?my\s+(?:thing|jam|happy\s+place|therapy|escape"
         r"|sanity|meditation|zen|me[-\s]time)\b"
         r"|\b(?:weekends?|mornings?|evenings?|saturdays?|sundays?|weekdays?)\s+(?:is|are)\s+(?:for|reserved\s+for"
-        r"|kept\s+for|made\s+for)\b|\b(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?"
+        r"|kept\s+for|made\s+for)\b|\b(?:" + _WEEKDAYS + r""
         r"|weekends?)"
         r"\s+(?:is|are)\s+(?:always\s+)?(?:my\s+|the\s+)?(?:long\s+run|long\s+ride|rest|recovery|race|swim|gym"
         r"|hill|interval"
@@ -358,7 +376,7 @@ RULES: tuple[Rule, ...] = (
         r"|schedule|make)(?:\s+me)?|do\s+not\s+(?:give|put|schedule))\s+(?:more\s+)?(?:[\w-]+\s+){0,2}?(?:speed\s*work"
         r"|intervals|tempos?|hills?|hill\s+reps|long\s+runs?|track|races?|racing"
         r"|double\s+days|doubles|early\s+starts?|mornings?|evenings?|hard\s+\w+|anything\s+hard|treadmill|weekends?"
-        r"|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?)\b",
+        r"|" + _WEEKDAYS + r")\b",
         needs_run_object=True,
     ),
     _rule(
@@ -556,7 +574,7 @@ RULES: tuple[Rule, ...] = (
         r"|uni|college|elite|a\s+high)\s+level)\b|\b(?:bouldering|climbing|swimming|cycling|yoga|pilates|crossfit"
         r"|spin|lifting|weights|strength(?:\s+work)?|gym|rowing|erg|s&c)\s+(?:\w+\s+){0,2}?(?:twice|once|three\s+times"
         r"|\d+\s*(?:x|times)|(?:\d|two|three|four|five|six|seven)\s+(?:days?|times|sessions?)|every|on)\s+(?:a\s+"
-        r"|per\s+)?(?:week|weekly|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?"
+        r"|per\s+)?(?:week|weekly|" + _WEEKDAYS + r""
         r"|day|morning|evening)\b|\b(?:training\s+for|doing|racing|signed\s+up\s+for|entered)\s+(?:an?\s+"
         r"|my\s+first\s+)?"
         r"(?:ironman|triathlon|70\.3|half\s+ironman|sprint\s+tri|olympic\s+tri)|\b(?:swim|bike|tri|triathlon|cycling"
@@ -634,10 +652,13 @@ RULES: tuple[Rule, ...] = (
         + _ADV
         + r"{0,2}live\s+(?:at|in|on|near|by|up|somewhere|right)\b|"
         + I_AM
-        + r"(?:a\s+)?(?:type\s*[12]\s+)?(?:diabetic|asthmatic|anaemic|anemic|coeliac|celiac|vegan|vegetarian|epileptic"
-        r"|menopausal|perimenopausal|postpartum|hypothyroid|hyperthyroid)\b|"
+        + r"(?:a\s+)?(?:type\s*[12]\s+)?(?:vegan|vegetarian|"
+        + _CONDITION_WORDS
+        + r")\b|"
         + _THEY_ARE
-        + r"(?:a\s+)?(?:type\s*[12]\s+)?(?:diabetic|asthmatic|anaemic|anemic|coeliac|celiac|epileptic|hypothyroid)\b"
+        + r"(?:a\s+)?(?:type\s*[12]\s+)?"
+        + _CONDITION_WORDS
+        + r"\b"
         r"|\b(?:put\s+me\s+on|i(?:" + _A + r"m|\s+am)\s+(?:on|taking)|i\s+take)\s+(?:\w+\s+){0,2}?(?:medication|meds"
         r"|beta[-\s]blockers?|insulin|levothyroxine|thyroxine|statins|an?\s+inhaler|inhalers)\b"
         r"|\baltitude\s+(?:camp|training\s+camp|block|tent)\b|\b(?:at|to)\s+altitude\b"
@@ -651,12 +672,10 @@ RULES: tuple[Rule, ...] = (
         + _A
         + r"?ve\s+got|\s+"
         + _ADV
-        + r"{0,2}(?:have|have\s+got|suffer\s+from|live\s+with|was\s+diagnosed\s+with))\s+(?:\w+\s+)?"
-        r"(?:asthma|diabetes|type\s*[12]|anaemia|anemia|a\s+heart\s+(?:condition|murmur)|heart\s+murmur|murmur"
-        r"|hypothyroid\w*"
-        r"|endometriosis|ibs|crohn\w*|migraines|high\s+blood\s+pressure|low\s+iron|pcos|long\s+covid|afib|af"
-        r"|atrial\s+fibrillation|raynaud\w*|hypermobil\w*|osteopenia|osteoporosis|scoliosis|fibromyalgia|lupus"
-        r"|multiple\s+sclerosis|sleep\s+apn\w*|anxiety|depression|adhd|eczema|psoriasis)\b|\b(?:\d+|one|two|three|four"
+        + r"{0,2}(?:have|have\s+got|suffer\s+from|live\s+with|was\s+diagnosed\s+with))\s+(?:\w+\s+)?(?:"
+        + _CONDITIONS
+        + r"|type\s*[12]|murmur|af|anxiety|depression|adhd)\b"
+        r"|\b(?:\d+|one|two|three|four"
         r"|five)\s+(?:young\s+|little\s+|small\s+)?(?:kids|children|boys|girls)\s+(?:under|at\s+home|aged|to)\b"
         r"|\bmy\s+(?:wife|partner|husband)\s+is\s+(?:expecting|pregnant|due)\b"
         r"|\b(?:because\s+of|around)\s+(?:the|my)"
@@ -694,15 +713,7 @@ RULES: tuple[Rule, ...] = (
         "health_context",
         CONTEXT,
         LOW,
-        r"\b(?:asthma\w*|diabet\w*|type\s*[12]\s+diabet\w*|hypos?|hypoglyc\w*|low\s+(?:iron|ferritin|b12|blood\s+sugar)"
-        r"|iron\s+deficien\w*|an(?:a)?emi\w*|long\s+covid|covid|glandular\s+fever|antidepressants?|ssris?"
-        r"|beta[-\s]blockers?|inhalers?|pacemaker|heart\s+(?:condition|murmur|problems?|arrhythmia)|irregular\s+heart\s*beat"
-        r"|arrhythmia|afib|atrial\s+fibrillation|migraines?|(?:hypo|hyper)?thyroid\w*|coeliac|celiac|crohn\w*|ibs"
-        r"|colitis|endometriosis|pcos|epilep\w*|high\s+blood\s+pressure|(?:peri)?menopaus\w*|cancer|chemo\w*"
-        r"|visually\s+impaired|partially\s+sighted|deaf|hard\s+of\s+hearing|amputee|prosthe\w*"
-        r"|para[-\s]?(?:athlete|triathlete|runner|cyclist|swimmer)|nosebleeds?|raynaud\w*|hypermobil\w*|fibromyalgia"
-        r"|lupus|multiple\s+sclerosis|chronic\s+fatigue|post[-\s]?viral|osteopenia|osteoporosis|insulin|blood\s+sugars?"
-        r"|sugar\s+levels)\b"
+        r"\b(?:" + _CONDITIONS + r")\b"
         # the athlete's own pregnancy is health too ("Currently pregnant (20 weeks)"); a partner's is family
         r"|" + I_AM + r"(?:now\s+|currently\s+|also\s+)?(?:\w+\s+){0,3}?pregnant\b"
         r"|^(?:currently\s+|now\s+|still\s+)?pregnant\b|\bmy\s+pregnancy\b",

@@ -99,13 +99,16 @@ def written_about_athlete(text: str) -> bool:
 # plays hockey, keeps getting back pain", "re my son: he's 12". The text opens with the child (or says it is
 # written for them); the child, he/she and his/her are then the athlete (the outside writers' convention,
 # tests/data/extraction_cases.yaml, header). "My son's team" or "I coach my son" leave the writer the athlete.
+_CHILD = r"(?:son|daughter|boy|girl|lad|kid)\b"
 _CHILD_ATHLETE_RE = re.compile(
     r"(?:(?:writing|asking|messaging|here)\s+(?:for|about|on\s+behalf\s+of)\s+|re:?\s+|about\s+|coach,?\s+)?"
-    r"my\s+(?:\d+[-\s]?(?:yo|year[-\s]old)\s+)?(?:son|daughter|boy|girl|lad|kid)\b(?!" + _A + r"s\b)",
+    r"my\s+(?:\d+[-\s]?(?:yo|year[-\s]old)\s+)?" + _CHILD + r"(?!" + _A + r"s\b)",
     re.IGNORECASE,
 )
 _FIRST_WORD_RE = re.compile(r"\w")
-_CHILD_RE = re.compile(r"\b(?:my|our)\s+(?:son|daughter|boy|girl|lad|kid)\b", re.IGNORECASE)
+_CHILD_RE = re.compile(r"\b(?:my|our)\s+" + _CHILD, re.IGNORECASE)
+# In a statement about the child, the child is "the athlete" ("my son would rather do hill sprints").
+CHILD_SAID_RE = re.compile(r"\b(?:my|their|our)\s+" + _CHILD, re.IGNORECASE)
 
 
 def written_for_child(text: str) -> bool:

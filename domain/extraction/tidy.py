@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from domain.content import MAX_CONTENT as MAX_CONTENT_CHARS
 from domain.enums import MemoryType
 from domain.extraction.clauses import Span, span_end, span_start
-from domain.extraction.lexicon import ANY_BODY_PART, BODY_WORDS, words
+from domain.extraction.lexicon import ADVERBS, ANY_BODY_PART, BODY_WORDS, words
 from domain.extraction.lexicon import APOSTROPHE as _A
 
 MIN_CONTENT_WORDS = 3
@@ -51,10 +51,7 @@ def _strip_filler(text: str) -> str:
     return strip_trailing_filler(_LEADING_FILLER_RE.sub("", text))
 
 
-_ADVERB_TEXT = (
-    "really absolutely genuinely actually definitely honestly just still also much generally usually normally always"
-    " mostly typically totally often sometimes never rarely only kinda"
-)
+_ADVERB_TEXT = ADVERBS + " never rarely"
 _ADVERB_WORDS = "|".join(_ADVERB_TEXT.split())
 _SIDE_OR_BODY = r"(?:(?:left|right|lower|upper)\s+)?(?:" + ANY_BODY_PART + r")\b"
 _LEADING_MY_BODY_RE = re.compile(r"^my\s+(?=" + _SIDE_OR_BODY + r")", re.IGNORECASE)
