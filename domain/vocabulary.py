@@ -62,12 +62,13 @@ BODY_PARTS: dict[str, str] = {
 }
 
 TIME_PREFERENCES: dict[str, str] = {
-    "morning": r"mornings?|am\s+runs?|sunrise|dawn|first\s+thing|before\s+breakfast"
-    r"|(?:[4-9]|1[01])(?:[:.][0-5]\d)?\s*am",
+    "morning": r"mornings?|am\s+runs?|sunrise|dawn|before\s+breakfast"
+    r"|(?:[7-9]|1[01])(?:[:.][0-5]\d)?\s*am",
     "evening": r"[5-7](?:[:.][0-5]\d)?\s*pm|evenings?|sunset|dusk",
     "afternoon": r"afternoons?",
     "lunch": r"lunch(?:time|\s*break|es)?|midday|noon",
-    "early": r"early(?!\s+(?:in|on|last|evenings?|afternoons?)\b)",
+    # "first thing" and a run by 6am are early (and so a morning too: IMPLIED)
+    "early": r"early(?!\s+(?:in|on|last|evenings?|afternoons?)\b)|first\s+thing|[4-6](?:[:.][0-5]\d)?\s*am",
     # the seeds' "late": at night, after dark, from 8pm (and so an evening too: IMPLIED)
     "late": r"late(?!\s+(?:in|on|last)\b)|nights?|after\s+dark|in\s+the\s+dark|(?:[89]|1[01])(?:[:.][0-5]\d)?\s*pm",
     "before work": r"before\s+work",
@@ -79,7 +80,8 @@ INTENSITY_TOPICS: dict[str, str] = {
     "easy": r"easy|zone\s*2|conversational",
     "hard": r"hard(?:\s+(?:days?|sessions?|efforts?|workouts?))?",
     "tempo": r"tempos?(?:\s+runs?)?",
-    "intervals": r"intervals?|reps|repeats|vo2\s*max",
+    # "6x1k", "10 x 400m", "5x5min": a set of repetitions (bounded counts keep a scan of digits linear)
+    "intervals": r"intervals?|reps|repeats|vo2\s*max|\d{1,3}\s?x\s?\d{1,5}(?:k|km|m|mins?|s|secs?)?",
     "long run": r"long\s+runs?|long\s+rides?|go(?:es|ing)?\s+long|long\s+ones"
     r"|long\s+sunday\s+runs?|sunday\s+long\s+runs?|long\s+slow\s+(?:\w+\s+)?runs?|lsd",
     "recovery": r"recovery\s+(?:runs?|days?|jogs?|sessions?|weeks?)",

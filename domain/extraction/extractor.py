@@ -11,6 +11,7 @@ from domain.content import MAX_CONTENT, normalize
 from domain.enums import CONFIDENCE_RANK, MemoryConfidence, MemorySource, MemoryType
 from domain.extraction.clauses import Span, SpanSet, sentences, statement_clauses
 from domain.extraction.facts import RESPONSE_CONTEXT_TAGS, Fact, rule_facts
+from domain.extraction.habit import habit_span, text_has_habit
 from domain.extraction.injuries import Carry, body_mentions, injuries, session_soreness, sessions_and_habit
 from domain.extraction.lexicon import ANY_BODY_PART, ANY_TIME, CONTEXT, INTENSITY, THIS_DAY, all_tags, tags_in
 from domain.extraction.lexicon import APOSTROPHE as _A
@@ -98,10 +99,18 @@ class RuleExtractor:
         found: list[Candidate] = []
         carry: Carry | None = None
         restated: dict[MemoryType, int] = {}  # the previous sentence's preference and response, by index in found
+        habits = text_has_habit(people.lower)
+        quiet: Span | None = None  # the previous sentence, when it stated nothing
         for sentence, is_question in sentences(text):
             before = restated
             restated = {}
-            if carry is None and not _TRIGGER_LOW_RE.search(people.lower, sentence.start, sentence.end):
+            previous, quiet, stated = quiet, sentence, len(found)
+            habitual = habit_span(people.lower, sentence, previous) if habits and not is_question else None
+            if (
+                carry is None
+                and habitual is None
+                and not _TRIGGER_LOW_RE.search(people.lower, sentence.start, sentence.end)
+            ):
                 continue
             clauses = statement_clauses(text, sentence, is_question)
             lead = REPORTING_LEAD_RE.match(text, sentence.start, sentence.end) if people.third_person else None
@@ -116,6 +125,8 @@ class RuleExtractor:
             carry = self._carry(people.lower, clauses, facts) if not is_question else None
             if explicit is not None:
                 facts = [replace(f, confidence=HIGH) for f in facts] or self._explicit_context(text, clauses)
+            if habitual is not None and not any(f.type in (INJURY, RESPONSE) for f in facts):
+                facts.append(Fact(RESPONSE, habitual, (), MemoryConfidence.LOW))
             for fact in _merge_within_sentence(text, facts):
                 said, span = content(text, fact.span, clauses, fact.type)
                 if people.for_child:  # "my son would rather do hill sprints": the son is the athlete
@@ -137,6 +148,8 @@ class RuleExtractor:
                     if fact.type in _ONE_PER_SENTENCE:
                         restated[fact.type] = len(found)
                     found.append(candidate)
+            if len(found) > stated or restated:
+                quiet = None
         return merge_duplicates(found)
 
     @staticmethod

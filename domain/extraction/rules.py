@@ -98,7 +98,7 @@ _FEELING = (
     r"|broken|rubbish|awful|terrible|crap|rough|heavy|lethargic|groggy|slow|ropey|ropy)"
 )
 
-_REACTION = (
+REACTION = (
     r"(?:wrecked|wiped|fried|cooked|toast|trashed|smashed|battered|knackered|shattered|exhausted|drained|flat"
     r"|sluggish|heavy|dead|jelly|awful|terrible|sick"
     r"|nause\w*|dizzy|light[-\s]headed|headaches?|cramp(?:s|ing|ed)?|stitch(?:es)?|bonk\w*|fades?|struggles?|starving"
@@ -926,11 +926,7 @@ RULES: tuple[Rule, ...] = (
         # "I'm wrecked every time after a race"
         r"\b(?:always|every\s+(?:single\s+)?time|each\s+time|whenever|without\s+fail|never\s+fails\s+to|as\s+usual"
         r"|as\s+always|like\s+always|per\s+usual)\b"
-        r"(?:\s+[\w'’-]+){0,6}?\s+"
-        + _REACTION
-        + r"|"
-        + _REACTION
-        + r"(?:\s+[\w'’-]+){0,6}?\s+(?:every\s+(?:single\s+)?"
+        r"(?:\s+[\w'’-]+){0,6}?\s+" + REACTION + r"|" + REACTION + r"(?:\s+[\w'’-]+){0,6}?\s+(?:every\s+(?:single\s+)?"
         r"time|each\s+time|whenever|without\s+fail|as\s+(?:always|usual)|like\s+(?:always|clockwork)|per\s+usual|every\s+(?:single\s+)?(?:run|race|session|marathon|long\s+run"
         r"|workout|rep|interval|tempo))\b",
         needs_run_object=True,
