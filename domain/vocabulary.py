@@ -11,7 +11,7 @@ A tag is `kind:value`. The kinds:
   speed work, hill repeats, hills, threshold, track, fartlek, race, treadmill, trail.
 - `context:` the life around training a coach filters by — work, travel, family, kids, commute,
   gym, climbing, cycling, swimming, rowing, yoga, pilates, triathlon, team sport, sleep, study, health,
-  altitude, goal.
+  altitude, goal, diet.
 
 Each canonical value lists its synonyms as one regular expression (no nested repetition, so a
 scan is linear): "job", "shift", "office", "nurse" all mean `context:work`; "hotel", "away for
@@ -131,6 +131,11 @@ CONTEXT_TOPICS: dict[str, str] = {
         r"|volleyball|cricket|lacrosse|hurling|baseball|softball"
     ),
     "sleep": r"sleep\w*|insomnia",
+    # what the athlete eats or does not ("I'm vegan", "doing intermittent fasting", "fasting for Ramadan")
+    "diet": (
+        r"vegan|vegetarian|veggie|pescatarian|plant[-\s]based|keto|intermittent\s+fasting|fasting|ramadan"
+        r"|gluten[-\s]free|dairy[-\s]free|lactose[-\s]intolerant|diet"
+    ),
     "study": r"studying|student|exams?|finals|dissertation|thesis|revision|university|uni|college|phd",
     "health": (
         r"asthma\w*|pacemaker|allerg\w*|diabet\w*|type\s*[12]|anaemi\w*|anemi\w*|thyroid|hypothyroid\w*|coeliac|celiac|ibs|crohn\w*"

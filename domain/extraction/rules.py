@@ -10,6 +10,7 @@ from domain.extraction.lexicon import ADVERBS, WEEKDAY_NAME
 from domain.extraction.lexicon import ANY_TIME as _TIME
 from domain.extraction.lexicon import APOSTROPHE as _A
 from domain.extraction.prefilter import split_anchored
+from domain.vocabulary import CONTEXT_TOPICS
 
 HIGH, MEDIUM, LOW = MemoryConfidence.HIGH, MemoryConfidence.MEDIUM, MemoryConfidence.LOW
 PREFERENCE, CONTEXT, RESPONSE = MemoryType.PREFERENCE, MemoryType.CONTEXT, MemoryType.TRAINING_RESPONSE
@@ -54,6 +55,7 @@ _SPORTS = (
     r"|swimming|spin(?:\s+class(?:es)?)?|football|soccer|tennis|squash|padel|rugby|hockey|netball|basketball"
     r"|martial\s+arts|boxing|triathlons?|rowing|skiing|five-a-side|5-a-side"
 )
+_TEAM_SPORTS = CONTEXT_TOPICS["team sport"]
 _FAMILY_NOUN = (
     r"(?:kids?|children|child|sons?|daughters?|baby|babies|newborn|toddlers?|twins|boys|girls|little\s+ones"
     r"|-?(?:week|month|year)[-\s]olds?)"
@@ -592,7 +594,21 @@ RULES: tuple[Rule, ...] = (
         r"|^(?:i" + _A + r"ve\s+|i\s+have\s+)?been\s+(?:a|an)\s+(?:[\w-]+\s+)?(?:cyclist|climber|rower|swimmer"
         r"|triathlete|boulderer)\s+for\b"
         r"|\bi\s+used\s+to\s+(?:row|swim|cycle|climb|race\s+bikes|play\s+(?:football|rugby|hockey|tennis|netball"
-        r"|basketball|squash|soccer))\b",
+        r"|basketball|squash|soccer))\b"
+        # a team sport the athlete plays for a team or every week: "play hockey for uni 1sts", "She plays netball for
+        # the county", "Netball twice a week plus running" (not one match: "played hockey today")
+        r"|(?:^|\b(?:i|we|he|she|they)\s+(?:also\s+|still\s+|mainly\s+|mostly\s+)?)plays?\s+(?:(?:a\s+bit\s+of|some"
+        r"|competitive|club|county|uni|school|league|walking)\s+)?(?:"
+        + _TEAM_SPORTS
+        + r")\b(?:\s+(?:and|or)\s+\w+)?\s+(?:for\s+(?:the\s+|my\s+|a\s+|her\s+"
+        r"|his\s+)?(?:county|club|uni|university|school|college|team|\w+\s+team)|twice|once|three\s+times|\d+\s*x|every"
+        r"|each|(?:on\s+)?"
+        + _WEEKDAYS
+        + r")\b|^(?:"
+        + _TEAM_SPORTS
+        + r")\s+(?:twice|once|three\s+times|\d+\s*x|every|on\s+"
+        + _WEEKDAYS
+        + r")\b",
     ),
     _rule(
         "goal_context",
@@ -706,6 +722,26 @@ RULES: tuple[Rule, ...] = (
         r"|\b(?:the\s+)?altitude\s+(?:is|here|has|makes|kills|means|takes)\b|\badjusting\s+to\s+(?:the\s+)?altitude\b"
         r"|\bstudying\s+for\b|" + I_AM + r"studying\b|\bmy\s+(?:\w+\s+)?(?:exams|finals|dissertation|thesis)\b"
         r"|\b(?:have|got)\s+(?:my\s+)?(?:\w+\s+)?(?:exams|finals)\b",
+    ),
+    _rule(
+        # what the athlete eats, or keeps from eating: "doing intermittent fasting 16:8", "I'll be fasting in daylight
+        # for a month", "I don't eat meat", "on a plant-based diet" ("I'm vegan" is life_context's, tagged the same)
+        "diet_context",
+        CONTEXT,
+        MEDIUM,
+        r"(?:^|\bi\s+|"
+        + I_AM
+        + r"|\bi"
+        + _A
+        + r"ll\s+be\s+|\bi\s+will\s+be\s+)(?:also\s+|currently\s+|now\s+|still\s+)?"
+        r"(?:doing|on|following|eating|fasting\s+for|observing)\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+)?(?:intermittent\s+fasting"
+        r"|ramadan|keto|low[-\s]carb\s+diet|plant[-\s]based|vegan|vegetarian|gluten[-\s]free|dairy[-\s]free|diet)\b"
+        r"|\bi(?:" + _A + r"ll\s+be|\s+will\s+be|" + _A + r"m|\s+am)\s+fasting\b(?!\s+(?:for\s+(?:a|the|my|this)\s+"
+        r"(?:blood|test|scan)))"
+        r"|\bi\s+(?:don"
+        + _A
+        + r"?t|do\s+not|never)\s+eat\s+(?:meat|fish|dairy|gluten|breakfast|animal\s+products|carbs)\b",
+        tags=("context:diet",),
     ),
     _rule(
         # a health condition, a medicine or a disability the athlete lives with is context:health, however it is
