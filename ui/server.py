@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import importlib
 import os
 import pkgutil
@@ -20,7 +19,7 @@ from persistence.demo import load_demo
 from persistence.ready import ready_engine
 from persistence.settings import Settings
 from persistence.uow import unit_of_work
-from ui import handler_signatures, runtime, socket_guard
+from ui import gc_policy, handler_signatures, runtime, socket_guard
 from ui.api.setup import api_docs, install_api, kept_for_api
 from ui.assets import ASSETS, stylesheet
 from ui.auth import LoginRequired, configure_login_throttle
@@ -142,7 +141,7 @@ def prepare(settings: Settings, *, demo: bool) -> bool:
         await nicegui_run.io_bound(expire_proposals, engine, settings)
 
     app.on_startup(lambda: app.timer(EXPIRY_INTERVAL_S, expire_in_thread, immediate=False))
-    app.on_startup(_freeze_startup_objects)
+    gc_policy.install()
     runtime.configure(engine, settings)
     _set_up_theme()
     _register_pages()
@@ -183,14 +182,6 @@ def _probe_loop_lag(settings: Settings) -> None:
                     worst, second = 0.0, loop.time()
 
     app.on_startup(lambda: background_tasks.create(probe(), name="lag probe"))
-
-
-def _freeze_startup_objects() -> None:
-    """What the process built to start (modules, NiceGUI, SQLAlchemy's mappers: hundreds of thousands of
-    objects that live as long as it does) is taken out of the garbage collector's reach. Every full
-    collection walked all of them, stopping the event loop for 45-130 ms, often while pages opened."""
-    gc.collect()
-    gc.freeze()
 
 
 def _set_up_theme() -> None:
