@@ -127,7 +127,9 @@ class RuleExtractor:
                 facts = [replace(f, confidence=HIGH) for f in facts] or self._explicit_context(text, clauses)
             if habitual is not None and not any(f.type in (INJURY, RESPONSE) for f in facts):
                 facts.append(Fact(RESPONSE, habitual, (), MemoryConfidence.LOW))
-            for fact in _merge_within_sentence(text, facts):
+            merged = _merge_within_sentence(text, facts)
+            aside = _asides(clauses, merged)
+            for fact in merged:
                 said, span = content(text, fact.span, clauses, fact.type)
                 if people.for_child:  # "my son would rather do hill sprints": the son is the athlete
                     said = CHILD_SAID_RE.sub("the athlete", said)
@@ -138,7 +140,10 @@ class RuleExtractor:
                     said = _LEAVES_THEM_RE.sub(r"\1 the athlete", said)
                 said = said[:MAX_CONTENT]  # the replacements above may lengthen it past the limit
                 if said:
-                    tags = tuple(sorted(with_implied([*fact.tags, *_tags_said(fact.type, people.lower, fact.span)])))
+                    said_tags = _tags_said(fact.type, people.lower, fact.span)
+                    if fact.type in _ONE_PER_SENTENCE and aside:  # "I prefer running by feel, no watch on easy days"
+                        said_tags += _aside_tags(fact.type, people.lower, aside, [*fact.tags, *said_tags])
+                    tags = tuple(sorted(with_implied([*fact.tags, *said_tags])))
                     candidate = Candidate(fact.type, said, fact.confidence, tags, span.start, span.end, self.name)
                     kept = before.get(fact.type)
                     if kept is not None and not tags:  # "I can't stand treadmills. I'd rather run in the rain."
@@ -206,6 +211,29 @@ _KINDS_SAID = {
 # marathon in a preference or a response is a race (intensity:race).
 _NOT_SAID = frozenset({"context:family", "context:goal"})
 _WORK_AS_TIME_RE = re.compile(r"\b(?:before|after)[-\s]work\b", re.IGNORECASE)
+
+
+def _asides(clauses: Sequence[Span], facts: Sequence[Fact]) -> list[Span]:
+    """The clauses of a sentence that state no fact of their own: what they name belongs to the sentence's
+    preference or response ("I prefer running by feel, no watch on easy days", "Recovery runs feel pointless to me,
+    I'd rather just take the day off")."""
+    if not facts:
+        return []
+    stated = SpanSet(f.span for f in facts)
+    return [c for c in clauses if not stated.overlaps(c)]
+
+
+_ASIDE_KINDS = ("time", "intensity")
+
+
+def _aside_tags(type_: MemoryType, text: str, aside: Sequence[Span], tags: Sequence[str]) -> list[str]:
+    """The times and kinds of session the asides name, of the kinds the fact's own words do not: a time beside a time
+    is a contrast ("Evenings work best for me, the mornings are too rushed") and says nothing new. A job or a family
+    named beside a preference is its reason, not what it is about ("I prefer morning runs, the evenings after a late
+    shift are a write-off")."""
+    kinds = {t.partition(":")[0] for t in tags}
+    wanted = tuple(kind for kind in _ASIDE_KINDS if kind not in kinds)
+    return [t for clause in aside for t in tags_in(text[clause.start : clause.end], wanted)] if wanted else []
 
 
 def _tags_said(type_: MemoryType, text: str, span: Span) -> list[str]:

@@ -176,3 +176,67 @@ def test_no_statement_calls_the_athlete_they_or_them() -> None:
 )
 def test_a_first_person_mid_sentence_names_the_athlete_with_its_verb(said: str, statement: str) -> None:
     assert tidy._third_person(said) == statement
+
+
+@pytest.mark.parametrize(
+    ("text", "tag"),
+    [
+        ("calves wrecked after Tuesday's track session, as always", "intensity:track"),
+        ("Like always after tempo runs, I'm totally flat the next morning", "intensity:tempo"),
+        ("Hamstrings dead after the squats on Monday. Same as every week.", "context:gym"),
+    ],
+)
+def test_a_reaction_with_its_word_of_habit_apart_is_a_training_response(text: str, tag: str) -> None:
+    [found] = extract_memories(text, NOTE)
+    assert found.type is RESPONSE and tag in found.tags
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Legs wrecked after the race. Did I do this every time?",  # a question doubts the habit
+        "Knee pain after the hills, as usual",  # an injury of its own stays an injury
+        "Felt great on the hills today, as usual",  # feeling great is no reaction to remember
+    ],
+)
+def test_a_word_of_habit_without_a_reaction_adds_no_response(text: str) -> None:
+    assert not any(c.type is RESPONSE for c in extract_memories(text, NOTE))
+
+
+@pytest.mark.parametrize(
+    ("text", "tag"),
+    [
+        ("I'm vegetarian, so iron is something I watch.", "context:diet"),
+        ("Currently doing intermittent fasting, 16:8.", "context:diet"),
+        ("I play netball for the county on Saturdays.", "context:team sport"),
+        ("Hockey twice a week plus my running.", "context:team sport"),
+    ],
+)
+def test_diet_and_a_team_sport_are_contexts_with_their_tags(text: str, tag: str) -> None:
+    assert any(c.type is CONTEXT and tag in c.tags for c in extract_memories(text, MESSAGE))
+
+
+def test_one_match_of_a_team_sport_is_no_context() -> None:
+    assert not any(c.type is CONTEXT for c in extract_memories("Played hockey today, legs fine.", NOTE))
+
+
+@pytest.mark.parametrize(
+    ("text", "tag", "not_tag"),
+    [
+        ("I like training by heart rate, never a watch on recovery runs", "intensity:recovery", None),
+        ("Long runs feel endless to me, I'd rather break them up", "intensity:long run", None),
+        # a time beside a time is a contrast, and a job beside a preference its reason
+        ("Lunch runs suit me best, mornings are chaos with the kids", "time:lunch", "time:morning"),
+        ("I prefer evening runs, mornings after a night shift are hopeless", "time:evening", "context:work"),
+    ],
+)
+def test_a_preference_takes_the_time_or_session_its_aside_names(text: str, tag: str, not_tag: str | None) -> None:
+    [found] = [c for c in extract_memories(text, MESSAGE) if c.type is PREFERENCE]
+    assert tag in found.tags and (not_tag is None or not_tag not in found.tags)
+
+
+def test_early_times_and_sets_of_repetitions_are_tagged() -> None:
+    [early] = extract_memories("I prefer to run at 5:30am", MESSAGE)
+    assert {"time:early", "time:morning"} <= set(early.tags)
+    [reps] = extract_memories("My favourite session is 8x400m on the track", MESSAGE)
+    assert "intensity:intervals" in reps.tags
