@@ -107,6 +107,13 @@ DATA = Path(__file__).resolve().parent / "data"
 DEV_PATH = DATA / "extraction_cases.yaml"
 OUTSIDE_PATH = DATA / "extraction_outside.yaml"
 OUTSIDE2_PATH = DATA / "extraction_outside2.yaml"
+OUTSIDE3_PATH = DATA / "extraction_outside3.yaml"
+# The outside development sets, each by a writer who had not read the rules, in the order they came: (title, path).
+OUTSIDE_SETS: tuple[tuple[str, Path], ...] = (
+    ("OUTSIDE dev set", OUTSIDE_PATH),
+    ("OUTSIDE 2 dev set", OUTSIDE2_PATH),
+    ("OUTSIDE 3 dev set", OUTSIDE3_PATH),
+)
 BLIND_PATH = DATA / "extraction_blind.yaml"
 THROUGHPUT_TEXTS = 5000
 _TYPES = tuple(MemoryType)
@@ -249,25 +256,25 @@ def _worst(title: str, misses: Sequence[Miss], worst: int) -> list[str]:
 def report(worst: int = 25, blind: bool = True) -> str:
     """Scores per type on the development sets (each with its worst misses) and on the blind set
     (aggregates only: nobody tunes the rules on blind cases). `blind=False` leaves the blind set unread,
-    for iterating on the rules without spending a look at it. The second outside set
-    (extraction_outside2.yaml) is scored in a table of its own when it exists."""
+    for iterating on the rules without spending a look at it. Each outside set (`OUTSIDE_SETS`) is scored in a
+    table of its own when its file exists."""
     from domain.extraction import extract_memories
 
     dev = load_cases(DEV_PATH)
-    outside = load_cases(OUTSIDE_PATH)
-    outside2 = load_cases(OUTSIDE2_PATH) if OUTSIDE2_PATH.exists() else []
     dev_tallies, dev_misses = per_type(dev, extract_memories)
-    outside_tallies, outside_misses = per_type(outside, extract_memories)
     lines = _table(f"DEV set ({DEV_PATH.name}, {len(dev)} texts)", dev_tallies)
     lines.append(_types_only(dev, extract_memories))
-    lines += ["", *_table(f"OUTSIDE dev set ({OUTSIDE_PATH.name}, {len(outside)} texts)", outside_tallies)]
-    lines.append(_types_only(outside, extract_memories))
-    outside2_misses: list[Miss] = []
-    if outside2:
-        outside2_tallies, outside2_misses = per_type(outside2, extract_memories)
-        lines += ["", *_table(f"OUTSIDE 2 dev set ({OUTSIDE2_PATH.name}, {len(outside2)} texts)", outside2_tallies)]
-        lines.append(_types_only(outside2, extract_memories))
-    texts = [c.text for c in dev + outside + outside2]
+    texts = [c.text for c in dev]
+    outside_misses: list[tuple[str, list[Miss]]] = []
+    for title, path in OUTSIDE_SETS:
+        if not path.exists():
+            continue
+        cases = load_cases(path)
+        tallies, misses = per_type(cases, extract_memories)
+        lines += ["", *_table(f"{title} ({path.name}, {len(cases)} texts)", tallies)]
+        lines.append(_types_only(cases, extract_memories))
+        outside_misses.append((title, misses))
+        texts += [c.text for c in cases]
     if blind:
         blind_cases = load_cases(BLIND_PATH)
         blind_tallies, _ = per_type(blind_cases, extract_memories)
@@ -282,9 +289,8 @@ def report(worst: int = 25, blind: bool = True) -> str:
         " calls, CPU time, best of 3)",
     ]
     lines += _worst("DEV set", dev_misses, worst)
-    lines += _worst("OUTSIDE dev set", outside_misses, worst)
-    if outside2:
-        lines += _worst("OUTSIDE 2 dev set", outside2_misses, worst)
+    for title, misses in outside_misses:
+        lines += _worst(title, misses, worst)
     return "\n".join(lines)
 
 
