@@ -14,16 +14,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal, cast
 
-from sqlalchemy import BindParameter, Integer, Select, String, bindparam, select, union_all
+from sqlalchemy import BindParameter, Integer, Select, String, Table, bindparam, select, union_all
 from sqlalchemy.orm import Session
 
 from domain.content import normalize
 from domain.dedup_keys import content_key
 from domain.enums import MemoryStatus, MemoryType
+from domain.memory_rows import load_memories
 from domain.models import Memory, MemoryTag
-from domain.visibility import with_inactive
 
 Outcome = Literal["new", "seen_before", "replaces"]
 HIGH_CONFIDENCE_OCCURRENCES = 3
@@ -108,23 +108,26 @@ def candidates(session: Session, athlete_id: int, wanted: Sequence[Wanted]) -> M
         for n, (_, memory_type, value) in enumerate(chunk):
             params[f"type_{n}"], params[f"value_{n}"] = memory_type, value
         shape = tuple(kind for kind, _, _ in chunk)
-        found += session.scalars(_lookup(shape.count("key"), shape.count("tag")), params)
+        found += load_memories(session, _lookup(shape.count("key"), shape.count("tag")), params)
     return MemoryIndex(m for m in dict.fromkeys(found) if m.status == MemoryStatus.ACTIVE)
 
 
 @lru_cache(maxsize=128)
-def _lookup(keys: int, pairs: int) -> Select[Memory]:
+def _lookup(keys: int, pairs: int) -> Select[Any]:
     """Built once per shape, so SQLAlchemy reuses its cache key and compiled form.
 
     The ids come from one UNION ALL of index probes (ix_memories_dedup_content, ix_memory_tags_lookup),
     and the memories by primary key alone: with a condition on athlete or status beside it, a planner
     short of statistics (PostgreSQL before its first ANALYZE) walks all of the athlete's memories. So
-    the caller keeps the active ones, and the global filter, which would rebuild the statement on
-    every execution, is off."""
+    the caller keeps the active ones. The rows are read as Core rows and attached (load_memories):
+    the soft-delete filter, an ORM option, does not apply to them, as it must not here."""
     athlete_id: BindParameter[int] = bindparam("athlete_id", type_=Integer)
     probes = [_same_content(athlete_id, n) for n in range(keys)]
     probes += [_same_tag(athlete_id, n) for n in range(keys, keys + pairs)]
-    return select(Memory).where(Memory.id.in_(union_all(*probes))).execution_options(**with_inactive())
+    return select(_MEMORIES).where(_MEMORIES.c.id.in_(union_all(*probes)))
+
+
+_MEMORIES = cast(Table, Memory.__table__)
 
 
 def _same_content(athlete_id: BindParameter[int], n: int) -> Select[int]:

@@ -12,7 +12,7 @@ bookkeeping, which cost several times the statements themselves (issue 9).
 
 from __future__ import annotations
 
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 from sqlalchemy import ColumnDefault, Table, bindparam, insert, inspect, select, update
 from sqlalchemy.orm import Session, make_transient_to_detached
@@ -27,12 +27,11 @@ from domain.dedup import HIGH_CONFIDENCE_OCCURRENCES
 from domain.dedup_keys import content_key
 from domain.enums import AuditAction, AuditTarget, MemoryConfidence, MemoryStatus
 from domain.errors import EditConflict
+from domain.memory_rows import NEW_MEMORY, attached
 from domain.models import AuditEvent, Memory, Proposal
 from domain.prepared import Prepared
 from domain.types import utcnow
 from domain.visibility import VISIBLE, with_inactive
-
-T = TypeVar("T")
 
 CONTENT_FIELDS = ("content", "type", "tags", "confidence")
 REDACTED_FIELDS = ("content", "tags")
@@ -117,7 +116,6 @@ def insert_memory(
 
 
 _ROW = select(_MEMORIES).where(_MEMORIES.c.id == bindparam("b_id"))
-_NEW_MEMORY = manager_of_class(Memory).new_instance
 
 
 def load_memory(session: Session, memory_id: int, *, any_status: bool = False) -> Memory | None:
@@ -130,17 +128,7 @@ def load_memory(session: Session, memory_id: int, *, any_status: bool = False) -
     row = session.connection().execute(_ROW, {"b_id": memory_id}).first()
     if row is None or (not any_status and row.status != VISIBLE):
         return None
-    return _attached(session, _NEW_MEMORY(), row._mapping)
-
-
-def _attached(session: Session, instance: T, values: Any) -> T:
-    """A new instance (no constructor) holding a row's values as loaded ones, as a query's are,
-    and in the session as a persistent object. The values go into its dict as the ORM's loader puts
-    them there; make_transient_to_detached commits them (a sixth of set_committed_value's cost)."""
-    instance.__dict__.update(values)
-    make_transient_to_detached(instance)
-    session.add(instance)
-    return instance
+    return attached(session, NEW_MEMORY(), row._mapping)
 
 
 _PROPOSALS = cast(Table, Proposal.__table__)
@@ -159,7 +147,7 @@ def load_proposal(session: Session, proposal_id: int) -> Proposal | None:
     if session.autoflush:
         session.flush()
     row = session.connection().execute(_PROPOSAL_ROW, {"b_id": proposal_id}).first()
-    return None if row is None else _attached(session, _NEW_PROPOSAL(), row._mapping)
+    return None if row is None else attached(session, _NEW_PROPOSAL(), row._mapping)
 
 
 def change_proposal_row(session: Session, proposal: Proposal, fields: dict[str, Any], conflict: str) -> None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
-from sqlalchemy import ColumnElement, func, select
+from sqlalchemy import ColumnElement, bindparam, func, select
 from sqlalchemy.orm import Session
 
 from domain import audit, confidence
@@ -35,6 +35,7 @@ TOO_LATE_TO_REOPEN = "Too late to undo this reject."
 MAX_BULK = 1000
 NOT_FOUND = "Proposal not found."
 OnConflict = Literal["replace", "keep_both"]
+_LOCK_ATHLETE = select(User.id).where(User.id == bindparam("athlete_id")).with_for_update(key_share=True)
 DECISION_ACTIONS = {
     ProposalStatus.CONFIRMED: AuditAction.PROPOSAL_CONFIRM,
     ProposalStatus.REJECTED: AuditAction.PROPOSAL_REJECT,
@@ -160,9 +161,11 @@ def confirm(
     """Apply a proposal: create a memory, count an existing one again, or supersede one."""
     user = require_athlete(actor)
     # One athlete's confirms queue here (PostgreSQL: FOR NO KEY UPDATE, which other writers' foreign-key
-    # checks do not wait for; SQLite's writers queue anyway), so two confirms of one fact count it twice
-    # instead of making two memories. Taken first, before any memory row.
-    session.connection().execute(select(User.id).where(User.id == user.id).with_for_update(key_share=True))
+    # checks do not wait for), so two confirms of one fact count it twice instead of making two memories.
+    # Taken first, before any memory row. SQLite's writers queue anyway (BEGIN IMMEDIATE): no statement.
+    connection = session.connection()
+    if connection.dialect.name != "sqlite":
+        connection.execute(_LOCK_ATHLETE, {"athlete_id": user.id})
     proposal = _own_pending(session, user, proposal_id)
     edited = edits is not None and bool(edits.model_dump(exclude_none=True))
     decided = _decided_fields(proposal, edits)
