@@ -4,14 +4,14 @@ A tag is `kind:value`. The kinds:
 
 - `body:` where an injury or a training response is felt — knee, ankle, calf, shin, hip,
   hamstring, quad, achilles, foot, heel, back, shoulder, it band, plantar, glute, groin, neck,
-  wrist, elbow, chest, finger, forearm.
+  wrist, elbow, chest, finger, forearm, hand, head, abdomen, pelvic floor.
 - `time:` when the athlete likes to train — morning, evening, afternoon, lunch, early, late,
   before work, after work, weekend.
 - `intensity:` the kind of session — easy, hard, tempo, intervals, long run, recovery,
   speed work, hill repeats, hills, threshold, track, fartlek, race, treadmill, trail.
 - `context:` the life around training a coach filters by — work, travel, family, kids, commute,
   gym, climbing, cycling, swimming, rowing, yoga, pilates, triathlon, team sport, sleep, study, health,
-  altitude, goal, diet.
+  altitude, goal, diet, equipment, location, schedule.
 
 Each canonical value lists its synonyms as one regular expression (no nested repetition, so a
 scan is linear): "job", "shift", "office", "nurse" all mean `context:work`; "hotel", "away for
@@ -59,6 +59,10 @@ BODY_PARTS: dict[str, str] = {
     "chest": r"chest|ribs?",
     "finger": r"fingers?|thumbs?|pulleys?",
     "forearm": r"forearms?",
+    "hand": r"hands?|knuckles?|palms?",
+    "head": r"concussion\w*|head\s+(?:injury|injuries|knock|knocks|trauma|clash)",
+    "abdomen": r"abs|abdominals?|abdomen|diastasis(?:\s+recti)?|c[-\s]?section(?:\s+scar)?",
+    "pelvic floor": r"pelvic\s+floor",
 }
 
 TIME_PREFERENCES: dict[str, str] = {
@@ -131,6 +135,23 @@ CONTEXT_TOPICS: dict[str, str] = {
         r"|volleyball|cricket|lacrosse|hurling|baseball|softball"
     ),
     "sleep": r"sleep\w*|insomnia",
+    # what the athlete trains with at home or owns: "a squat rack and a rower in the garage", "a power meter"
+    "equipment": (
+        r"pull[-\s]?up\s+bar|kettlebells?|dumbbells?|barbells?|squat\s+rack|power\s+rack|resistance\s+bands?|home\s+gym"
+        r"|power\s+meter|smart\s+trainer|concept\s*2|rowing\s+machine|wetsuit|insoles|orthotics|heart\s+rate\s+(?:strap"
+        r"|monitor)|chest\s+strap|racing\s+(?:wheelchair|chair)|wheelchair|handcycle|running\s+blade|hokas?"
+        r"|(?:gym\s+)?membership"
+    ),
+    # where the athlete lives or is moving to ("we live in Boulder", "moving house to the countryside")
+    "location": (
+        r"(?:live|lives|living|based|moved|moving|relocat\w*)\s+(?:in|to|at|near|by|on|out\s+to|up\s+to|house|abroad)"
+        r"|countryside|where\s+i\s+live|round\s+here|around\s+here|no\s+street\s*lights|front\s+door"
+    ),
+    # when the athlete can train and what is fixed around it ("a 4-on-4-off rota", "term time", "plan around it")
+    "schedule": (
+        r"rota|timetable|availability|plan\s+around|fit\s+(?:it\s+|training\s+|running\s+)?around|term\s+time"
+        r"|school\s+holidays|placements?"
+    ),
     # what the athlete eats or does not ("I'm vegan", "doing intermittent fasting", "fasting for Ramadan")
     "diet": (
         r"vegan|vegetarian|veggie|pescatarian|plant[-\s]based|keto|intermittent\s+fasting|fasting|ramadan"

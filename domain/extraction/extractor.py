@@ -275,12 +275,21 @@ def _one_fact(text: str, kept: Fact, fact: Fact) -> bool:
         return False
     if fact.type in _ONE_PER_SENTENCE:
         return True
-    if set(kept.tags) & set(fact.tags) or not (kept.tags or fact.tags):
+    if set(_kin(kept.tags)) & set(_kin(fact.tags)) or not (kept.tags or fact.tags):
         return True
     if kept.tags and fact.tags:
         return False
     bare = fact if not fact.tags else kept
     return _OWN_SUBJECT_RE.match(text, bare.span.start, bare.span.end) is None
+
+
+# Tags of one thing said two ways: where the athlete lives is often why they are at altitude ("We moved to Denver
+# last year, still adjusting to the altitude").
+_KIN = {"context:altitude": "context:location"}
+
+
+def _kin(tags: Sequence[str]) -> list[str]:
+    return [_KIN.get(t, t) for t in tags]
 
 
 def _merge_within_sentence(text: str, facts: Sequence[Fact]) -> list[Fact]:
