@@ -143,6 +143,10 @@ class RuleExtractor:
                     said_tags = _tags_said(fact.type, people.lower, fact.span)
                     if fact.type in _ONE_PER_SENTENCE and aside:  # "I prefer running by feel, no watch on easy days"
                         said_tags += _aside_tags(fact.type, people.lower, aside, [*fact.tags, *said_tags])
+                    elif explicit is not None and fact.type is MemoryType.CONTEXT and aside:
+                        # a reminder is one thing to remember: "Remember I can only run 4 days a week max, the other
+                        # days are for my family"
+                        said_tags += [t for c in aside for t in CONTEXT.tags(people.lower[c.start : c.end])]
                     tags = tuple(sorted(with_implied([*fact.tags, *said_tags])))
                     candidate = Candidate(fact.type, said, fact.confidence, tags, span.start, span.end, self.name)
                     kept = before.get(fact.type)

@@ -724,6 +724,52 @@ RULES: tuple[Rule, ...] = (
         r"|\b(?:have|got)\s+(?:my\s+)?(?:\w+\s+)?(?:exams|finals)\b",
     ),
     _rule(
+        # when the athlete can train, and what is fixed around it: "I can train Monday, Wednesday and Saturday only",
+        # "Only have 45 minutes max on weekdays", "about 4 hours a week realistically", "Saturdays and Sundays are out",
+        # "I can't run on Thursdays", "Tuesday and Thursday evenings free again" ("that's fixed, please plan around it"
+        # only tags a context another rule reads: the outside writers differ on it)
+        "schedule_context",
+        CONTEXT,
+        MEDIUM,
+        r"\bi\s+can\s+(?:only\s+)?(?:train|run|ride|swim|get\s+out)\s+(?:on\s+)?(?:" + _WEEKDAYS + r"|weekends|weekdays"
+        r"|twice|once|(?:\d+|two|three|four|five|six)\s+(?:days|times))\b"
+        r"|\b(?:only|just)\s+(?:have|get|got)\s+(?:about\s+|around\s+)?(?:\d+|an?|one|two|three|four|five|six)\s*"
+        r"(?:minutes|mins|hours?|hrs?|days?\s+a\s+week|sessions?\s+a\s+week)\b"
+        r"|\b\d+(?:\s*[-–]\s*\d+)?\s*(?:hours?|hrs?|sessions?|days?)\s+(?:a|per)\s+week\s+(?:realistically|max|tops|at\s+most"
+        r"|is\s+all|at\s+best)\b"
+        r"|\b(?:can"
+        + _A
+        + r"?t|cannot|never)\s+(?:train|run|ride|swim|do\s+\w+)\s+on\s+(?:"
+        + _WEEKDAYS
+        + r"|weekends)\b"
+        r"|\b(?:" + _WEEKDAYS + r"|weekends?|weekdays?)\s+(?:are|is)\s+(?:(?:always|usually|completely)\s+)?(?:out|off"
+        r"\s+limits|impossible|taken|a\s+write[-\s]off|open|free|anything\s+goes)\b"
+        r"|\b(?:"
+        + _WEEKDAYS
+        + r"|(?:mornings?|evenings?|afternoons?))\s+(?:are\s+|is\s+)?(?:off|free)\s+(?:again|now|from"
+        r"|each|every)\b",
+        tags=("context:schedule",),
+    ),
+    _rule(
+        # what the athlete trains with: "I only have a treadmill at home", "I've got a squat rack, barbell ... in the
+        # garage", "I bought a Concept2 for the garage", "No gym membership, just a pull up bar"
+        "equipment_context",
+        CONTEXT,
+        MEDIUM,
+        r"(?:^|\b(?:i|we)(?:\s+(?:only|just|now|finally|also))?(?:\s+|(?="
+        + _A
+        + r")))(?:have|"
+        + _A
+        + r"ve\s+got|have\s+got|got"
+        r"|own|bought|use|train\s+on)\s+(?:a|an|my|our|some|the)\s+(?:[\w-]+\s+){0,2}?(?:"
+        + CONTEXT_TOPICS["equipment"]
+        + r"|treadmill|turbo|rower|wattbike|peloton|concept\s*2|zwift|gym)\b(?!\s+(?:session|run|workout|class)s?\b)"
+        r"(?=\s+(?:at\s+home|in\s+the\s+(?:garage|shed|house|spare\s+room|flat|basement)|and|for|,)|\s*$|"
+        r"(?<!treadmill)(?<!turbo)(?<!rower)(?<!gym)(?<!zwift)(?<!peloton))"
+        r"|^(?:no|not\s+renewing\s+(?:my|the))\s+(?:gym\s+)?membership\b|\bgym\s+membership\s+(?:runs\s+out|ends|expires)\b",
+        tags=("context:equipment",),
+    ),
+    _rule(
         # what the athlete eats, or keeps from eating: "doing intermittent fasting 16:8", "I'll be fasting in daylight
         # for a month", "I don't eat meat", "on a plant-based diet" ("I'm vegan" is life_context's, tagged the same)
         "diet_context",

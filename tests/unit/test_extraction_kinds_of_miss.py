@@ -240,3 +240,37 @@ def test_early_times_and_sets_of_repetitions_are_tagged() -> None:
     assert {"time:early", "time:morning"} <= set(early.tags)
     [reps] = extract_memories("My favourite session is 8x400m on the track", MESSAGE)
     assert "intensity:intervals" in reps.tags
+
+
+@pytest.mark.parametrize(
+    ("text", "tag"),
+    [
+        ("I can only run on Tuesdays and Fridays.", "context:schedule"),
+        ("Realistically I have 5 hours a week max.", "context:schedule"),
+        ("Sundays are out, that's church and lunch with the in-laws.", "context:schedule"),
+        ("I've got a rowing machine and some dumbbells in the garage.", "context:equipment"),
+        ("We live in a village in the Peak District.", "context:location"),
+    ],
+)
+def test_schedule_equipment_and_location_are_contexts_with_their_tags(text: str, tag: str) -> None:
+    assert any(c.type is CONTEXT and tag in c.tags for c in extract_memories(text, MESSAGE))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I have a treadmill session tomorrow.",  # a session, not what the athlete owns
+        "Got a gym session in after work.",
+        "I can run on the track if it's open.",
+    ],
+)
+def test_a_session_or_a_maybe_is_no_equipment_or_schedule(text: str) -> None:
+    assert not any(
+        c.type is CONTEXT and {"context:equipment", "context:schedule"} & set(c.tags)
+        for c in extract_memories(text, MESSAGE)
+    )
+
+
+def test_a_reminder_is_one_context_with_the_tags_of_its_asides() -> None:
+    [found] = extract_memories("Remember I can only train three days a week, the rest is for my kids.", MESSAGE)
+    assert found.type is CONTEXT and {"context:schedule", "context:kids"} <= set(found.tags)
