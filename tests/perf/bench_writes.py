@@ -2,7 +2,9 @@
 real services (one unit of work each, its audit event included) for an athlete with 1,000 and
 with 100,000 memories (quick: 10,000; PostgreSQL 10,000 only), on SQLite (synchronous=FULL) and PostgreSQL, and on
 PostgreSQL with 8 writers (one athlete each), first as threads of one process, then as 8 processes
-(as several app instances write); list_pending at 200 / 2,000 / 20,000 (quick: 200 / 2,000).
+(as several app instances write); SQLite with 4 writer threads (one process's writers queue on its
+writer lock, persistence/sqlite_writers.py: the figure is their latency per write, p50 / p95 / max);
+list_pending at 200 / 2,000 / 20,000 (quick: 200 / 2,000).
 
 Beside each rate, the physical reference measured in the same run, interleaved round by round
 (the machine is shared, so each ratio compares like with like): one-row INSERT + COMMIT on the
@@ -54,6 +56,7 @@ KINDS = ("add", "edit", "delete", "confirm")
 TYPES = list(MemoryType)
 PARTS = ["knee", "hip", "calf", "ankle", "back", "hamstring", "shin", "foot"]
 THREADS = 8
+SQLITE_THREADS = 4  # as the coach API's four clients of issue 9
 PENDING = 300  # proposals waiting on the Context page, as in its target
 REVIEW_SIZES = (200, 2_000, 20_000)
 Raw = Callable[[int], None]
@@ -122,12 +125,16 @@ def operation(setup: Setup, kind: str, who: int) -> Callable[[int], None]:
     return {"add": add, "edit": edit, "delete": delete, "confirm": confirm}[kind]
 
 
-def rate(actions: list[Callable[[int], None]], first: int, count: int) -> float:
-    """`count` operations numbered from `first` in each of len(actions) threads; operations per second."""
+def rate(actions: list[Callable[[int], None]], first: int, count: int, latencies: list[float] | None = None) -> float:
+    """`count` operations numbered from `first` in each of len(actions) threads; operations per second.
+    Each operation's seconds go to `latencies` if given."""
 
     def work(action: Callable[[int], None]) -> None:
         for n in range(first, first + count):
+            started = time.perf_counter()
             action(n)
+            if latencies is not None:
+                latencies.append(time.perf_counter() - started)
 
     started = time.perf_counter()
     if len(actions) == 1:
@@ -210,6 +217,7 @@ def measure(
     rates: dict[str, list[float]] = {kind: [] for kind in ("raw", *KINDS)}
     cpu: dict[str, list[float]] = {kind: [] for kind in ("raw", *KINDS)}  # the writers' CPU ms per op
     statements = dict.fromkeys(KINDS, 0.0)
+    latencies: dict[str, list[float]] = {kind: [] for kind in KINDS}  # seconds per op (threads only)
     for r in range(first_round, first_round + rounds):
         first = r * per_round
         started = time.process_time()
@@ -224,12 +232,19 @@ def measure(
                 statements[kind] = per_op
                 continue
             before, started = setup.statements[0], time.process_time()
-            rates[kind].append(rate([operation(setup, kind, who) for who in range(threads)], first, per_round))
+            actions = [operation(setup, kind, who) for who in range(threads)]
+            rates[kind].append(rate(actions, first, per_round, latencies[kind]))
             cpu[kind].append((time.process_time() - started) * 1000 / (per_round * threads))
             statements[kind] = (setup.statements[0] - before) / (per_round * threads)
     result = {kind: statistics.median(values) for kind, values in rates.items()}
     for kind in ("raw", *KINDS):
         result[f"{kind}_cpu_ms"] = statistics.median(cpu[kind])
+    for kind, seconds in latencies.items():
+        if seconds:
+            ordered = sorted(seconds)
+            for name, share in (("p50", 0.5), ("p95", 0.95)):
+                result[f"{kind}_{name}_ms"] = 1000 * ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+            result[f"{kind}_max_ms"] = 1000 * ordered[-1]
     for kind in KINDS:
         result[f"{kind}_ratio"] = statistics.median(w / r for w, r in zip(rates[kind], rates["raw"], strict=True))
         result[f"{kind}_statements"] = statements[kind]
@@ -331,15 +346,16 @@ def run(quick: bool = False) -> None:
     for store in ("SQLite", "PostgreSQL"):
         # quick: PostgreSQL at the larger size only (SQLite shows 1k against 10k)
         store_sizes = sizes[-1:] if quick and store != "SQLite" else sizes
-        configurations = [(size, 1) for size in store_sizes] + ([(sizes[-1], THREADS)] if store != "SQLite" else [])
+        several = (sizes[0], SQLITE_THREADS) if store == "SQLite" else (sizes[-1], THREADS)
+        configurations = [(size, 1) for size in store_sizes] + [several]
         for stored, writers in configurations:
             with database(store) as engine:
                 if engine is None:
                     break
                 per_writer = per_round if writers == 1 else per_round // 2
                 heavy = (stored // writers,) * writers
-                # several writers: rounds in threads, then as many in processes, on the same data
-                passes = 1 if writers == 1 else 2
+                # several writers: rounds in threads, then (PostgreSQL) as many in processes, on the same data
+                passes = 2 if writers > 1 and store != "SQLite" else 1
                 spec = Spec(athletes=writers, memories=stored, heavy=heavy, heavy_pending=passes * rounds * per_writer)
                 setup = prepare(engine, spec)
                 loaded_head = _head(engine)
@@ -350,7 +366,7 @@ def run(quick: bool = False) -> None:
                 label = store if writers == 1 else f"{store}, {writers} writers"
                 rows.append((label, stored, measure(setup, raw, rounds, per_writer), setup.outcomes))
                 print(f"  measured {label} at {stored:,} memories", flush=True)
-                if writers > 1:
+                if passes > 1:
                     setup.outcomes = Counter()
                     processes = WriterProcesses(setup)
                     try:
@@ -398,6 +414,18 @@ def _print(
     for store, stored, result, _ in rows:
         cpu = "".join(f" {result[kind + '_cpu_ms']:>8.3f}" for kind in KINDS)
         print(f"{store:<24} {stored:>9,} {result['raw_cpu_ms']:>7.3f}{cpu}")
+    several = [(store, stored, result) for store, stored, result, _ in rows if "add_p95_ms" in result and "," in store]
+    if several:
+        print("\nLatency per op with several writer threads, ms (p50 / p95 / max over every op of every round):")
+        for store, stored, result in several:
+            figures = "   ".join(
+                f"{kind} " + " / ".join(f"{result[f'{kind}_{name}_ms']:.1f}" for name in ("p50", "p95", "max"))
+                for kind in KINDS
+            )
+            print(f"  {store:<24} {stored:>9,}   {figures}")
+            slug = f"{store.lower().replace(', ', '_').replace(' ', '_')}_{stored // 1000}k"
+            for kind in KINDS:
+                record(f"writes_{kind}_p95_ms_{slug}", round(result[kind + "_p95_ms"], 1))
     print(f"\nlist_pending, the first page (50) of {PENDING} pending proposals:")
     for store, stored, ms, statements in pending:
         print(f"  {store:<12} {stored:>7,} memories: {ms:7.1f} ms median, {statements} statements")
