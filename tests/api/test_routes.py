@@ -7,6 +7,7 @@ import uuid
 
 from sqlalchemy import select
 
+from domain.api_tokens import authenticate
 from domain.coach_context import set_hidden
 from domain.coach_reads import ReadEntry, coach_reads_for
 from domain.enums import AuditAction
@@ -17,16 +18,16 @@ from persistence.uow import unit_of_work
 from tests.api.conftest import RATE_LIMIT, ApiServer
 
 
-def recorded_reads(api: ApiServer, username: str, *, count: int) -> list[ReadEntry]:
-    """The newest `count` reads of the athlete, once the last answered one (a default context call)
-    is written: reads are written just behind their answers."""
+def recorded_reads(api: ApiServer, username: str, secret: str, *, count: int) -> list[ReadEntry]:
+    """The athlete's reads by this token, newest first, once there are `count` of them: reads are
+    written a moment behind their answers (ui.api.read_log), other tests' reads maybe after them."""
     athlete = api.user(username)
     deadline = time.monotonic() + 5
     while True:
         with unit_of_work(api.engine, read_only=True) as session:
-            reads = coach_reads_for(session, athlete, limit=count)
-        newest_is_default = bool(reads) and reads[0].query == "" and reads[0].max_tokens == 174
-        if (newest_is_default and len(reads) == count) or time.monotonic() > deadline:
+            token = authenticate(session, secret).name
+            reads = [read for read in coach_reads_for(session, athlete, limit=50) if read.token_name == token]
+        if len(reads) >= count or time.monotonic() > deadline:
             return reads
         time.sleep(0.05)
 
@@ -121,14 +122,16 @@ def test_hidden_memories_are_never_served(api: ApiServer) -> None:
 
 def test_the_context_block_is_within_budget_deterministic_and_recorded(api: ApiServer) -> None:
     params = {"query": "knee pain on long runs", "max_tokens": 60}
-    with api.client(api.token("read")) as client:
+    secret = api.token("read")
+    with api.client(secret) as client:
         first = client.get("/api/v1/athletes/alex/context", params=params).json()
         second = client.get("/api/v1/athletes/alex/context", params=params).json()
         default = client.get("/api/v1/athletes/alex/context").json()
     assert first["block"] == second["block"] and first["block"].startswith("MEMORY:\n- Facts: ")
     assert first["tokens"] <= 60 and -(-len(first["block"]) // 4) == first["tokens"]
     assert default["max_tokens"] == 174 and default["tokens"] <= 174
-    reads = recorded_reads(api, "alex", count=3)
+    reads = recorded_reads(api, "alex", secret, count=3)
+    assert len(reads) == 3 and reads[0].query == "" and reads[0].max_tokens == 174
     assert reads[1].query == "knee pain on long runs" and reads[1].kind == "context"
     assert list(reads[1].memory_ids) == [m["id"] for m in first["memories"]]
     assert reads[1].block == first["block"] and reads[1].token_name.startswith("t-")

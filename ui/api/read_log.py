@@ -2,11 +2,17 @@
 
 A context answer takes about a millisecond to compute; a write transaction waits for the disk
 (and on SQLite for the one write lock). Written one per request, the record would set the pace
-of every read. The writer takes whatever has queued up while it wrote the last batch, so under
-load one transaction carries many reads (group commit), and when idle a read is written at once.
+of every read. The writer takes a read, then whatever else arrives within WINDOW (or until
+MAX_BATCH), and writes them in one transaction (group commit).
 
-The price: a read is in the database a moment after its answer (normally well under 0.1 s), and a
-crash in that moment loses it. On shutdown the queue is written out first.
+Why a window and not just what has queued: a batch taken the moment one read arrives is a few
+reads, and each costs the writer a wake-up, a transaction and turns at the interpreter lock with
+the requests, and every commit makes the other connections' stamp of the memories (the context
+index fingerprint on SQLite) stale. bench_api, 20 clients: the writer's CPU per read 0.24-0.27 ms
+without a window, 0.13-0.14 ms with 50 ms.
+
+The price: a read is in the database up to WINDOW (plus the write) after its answer, and a crash
+in that moment loses it. On shutdown the queue is written out first; `flush` writes at once.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import time
 
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -23,6 +30,7 @@ from ui import runtime
 
 log = logging.getLogger(__name__)
 MAX_BATCH = 500
+WINDOW = 0.05  # seconds a batch stays open for more reads after its first
 
 
 class ReadLog:
@@ -51,9 +59,10 @@ class ReadLog:
     def _run(self) -> None:
         while True:
             batch = [self._queue.get()]
-            while len(batch) < MAX_BATCH:
+            deadline = time.monotonic() + WINDOW
+            while len(batch) < MAX_BATCH and not isinstance(batch[-1], threading.Event):
                 try:
-                    batch.append(self._queue.get_nowait())
+                    batch.append(self._queue.get(timeout=max(0.0, deadline - time.monotonic())))
                 except queue.Empty:
                     break
             reads = [item for item in batch if isinstance(item, PendingRead)]
