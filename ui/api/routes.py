@@ -1,14 +1,14 @@
 """The coach's routes under /api/v1. Their database work runs in worker threads, never on the event
 loop that serves the pages: a plain `def` route runs in FastAPI's thread pool; the context route, the
-one a coach calls on every message, in at most CONTEXT_THREADS threads of its own. A request is one unit of work
-(the token checked in it, then the work); reads are recorded by ui.api.read_log, just behind the
-answer. Answers are serialised by pydantic straight to JSON (`response_model` documents them)."""
+one a coach calls on every message, in CONTEXT_THREADS threads of its own (ui.api.workers). A request
+is one unit of work (the token checked in it, then the work); reads are recorded by ui.api.read_log,
+just behind the answer. Answers are serialised once, straight to JSON (`response_model` documents
+them): by pydantic, and the context answer, the hot one, by `context_body`."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
-from anyio import CapacityLimiter, to_thread
 from fastapi import APIRouter, Path, Query, Response
 from fastapi.security import HTTPAuthorizationCredentials
 from nicegui import app
@@ -30,7 +30,6 @@ from ui.api.schemas import (
     MAX_SEARCH,
     MAX_TOKENS_LIMIT,
     USERNAME,
-    ContextMemory,
     ContextResponse,
     IngestRequest,
     IngestResponse,
@@ -39,8 +38,10 @@ from ui.api.schemas import (
     OneLine,
     OptionalType,
     ProposalOut,
+    context_body,
 )
 from ui.api.security import Credentials, token_session
+from ui.api.workers import Workers
 
 INGEST_ERRORS = documented(401, 403, 404, 413, 422, 429, 503)
 router = APIRouter(prefix="/api/v1", route_class=ApiRoute, tags=["coach"])
@@ -128,7 +129,7 @@ async def get_context(
     query: Annotated[OneLine, Query(max_length=MAX_QUERY, description="What the coach is about to answer")] = "",
     max_tokens: Annotated[int, Query(ge=1, le=MAX_TOKENS_LIMIT)] = DEFAULT_MAX_TOKENS,
 ) -> Response:
-    return await to_thread.run_sync(_context, username, credentials, query, max_tokens, limiter=CONTEXT_LIMIT)
+    return await CONTEXT_WORKERS.run(lambda: _context(username, credentials, query, max_tokens))
 
 
 # A context answer is about a millisecond of Python (issue 9): twenty of them in twenty threads only take
@@ -136,7 +137,7 @@ async def get_context(
 # threads the others wait in line instead (bench_api at 20 clients, 3 threads against 40: p95 34-51 ms
 # against 44-69, requests/s 589-713 against 484-667, server CPU per request 1.4-1.6 ms against 1.5-2.6).
 CONTEXT_THREADS = 4
-CONTEXT_LIMIT = CapacityLimiter(CONTEXT_THREADS)
+CONTEXT_WORKERS = Workers(CONTEXT_THREADS, "coach-context")
 
 
 def _context(username: str, credentials: HTTPAuthorizationCredentials | None, query: str, max_tokens: int) -> Response:
@@ -146,16 +147,16 @@ def _context(username: str, credentials: HTTPAuthorizationCredentials | None, qu
     block = answer.block
     ids = tuple(item.candidate.id for item in block.items)
     READ_LOG.add(PendingRead(caller, athlete.id, "context", ids, utcnow(), query, max_tokens, block.text))
-    reply = ContextResponse(
+    body = context_body(
         athlete=athlete.username,
         query=query,
         max_tokens=max_tokens,
         tokens=block.tokens,
         block=block.text,
-        memories=[ContextMemory.of(item) for item in block.items],
+        items=block.items,
         considered=answer.considered,
     )
-    return json(reply)
+    return Response(body, media_type="application/json")
 
 
 router.include_router(export_router)  # before the catch-all below (ui.api.export_route)

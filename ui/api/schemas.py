@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import unicodedata
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Annotated
 
@@ -183,3 +185,40 @@ class ContextResponse(BaseModel):
     block: str = Field(description="`MEMORY:` then one line each for Facts, Patterns, Notes; empty if none fit")
     memories: list[ContextMemory] = Field(description="The memories in the block, in block order")
     considered: int = Field(description="Memories the coach may see (active, not hidden), before scoring")
+
+
+def context_body(
+    *, athlete: str, query: str, max_tokens: int, tokens: int, block: str, items: Sequence[Scored], considered: int
+) -> bytes:
+    """A ContextResponse as JSON, byte for byte what `model_dump_json` gives (a test holds them equal),
+    built as plain data and written by the standard library: the model's construction and serialisation
+    cost 44-52 µs per answer against 7-10 µs this way, on every coach request (issue 9)."""
+    memories = [
+        {
+            "id": item.candidate.id,
+            "type": item.candidate.type.value,
+            "category": item.category.value,
+            "content": item.candidate.content,
+            "tags": list(item.candidate.tags),
+            "confidence": item.candidate.confidence.value,
+            "score": item.score,
+            "updated_at": _instant(item.candidate.updated_at),
+        }
+        for item in items
+    ]
+    body = {
+        "athlete": athlete,
+        "query": query,
+        "max_tokens": max_tokens,
+        "tokens": tokens,
+        "block": block,
+        "memories": memories,
+        "considered": considered,
+    }
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def _instant(moment: datetime) -> str:
+    """As pydantic writes a datetime: ISO 8601, UTC as 'Z'."""
+    text = moment.isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
