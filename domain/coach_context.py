@@ -21,7 +21,7 @@ from domain.models import Memory, User
 from domain.prepared import Prepared
 from domain.search import text_match
 from domain.types import utcnow
-from domain.users import USERNAME_PATTERN, find_user, normalize_username
+from domain.users import account_name, find_user
 from domain.visibility import with_inactive
 
 MAX_PAGE = 200
@@ -65,10 +65,8 @@ _ATHLETE = Prepared(select(User.id, User.username, User.role).where(User.usernam
 def coach_athlete(session: Session, username: str) -> AthleteRef:
     """`athlete_by_username` for the context route, which runs for every coach request: one fixed
     statement on the driver's cursor (domain.prepared) instead of loading the ORM object."""
-    name = normalize_username(username)
-    row = None
-    if USERNAME_PATTERN.match(name):  # no account has such a name (and PostgreSQL refuses a NUL)
-        row = _ATHLETE.run(session.connection(), {"username": name}).fetchone()
+    name = account_name(username)
+    row = None if name is None else _ATHLETE.run(session.connection(), {"username": name}).fetchone()
     if row is None or row[2] != Role.ATHLETE.value:
         raise NotFound(UNKNOWN_ATHLETE)
     return AthleteRef(int(row[0]), str(row[1]))

@@ -27,9 +27,16 @@ def normalize_username(username: str) -> str:
     return unicodedata.normalize("NFC", username.strip().lower())
 
 
-def find_user(session: Session, username: str) -> User | None:
+def account_name(username: str) -> str | None:
+    """The name as an account would store it; None when no account can have it (no query needed, and
+    PostgreSQL refuses a NUL in one)."""
     name = normalize_username(username)
-    if not USERNAME_PATTERN.match(name):  # no account has such a name (and PostgreSQL refuses a NUL)
+    return name if USERNAME_PATTERN.match(name) else None
+
+
+def find_user(session: Session, username: str) -> User | None:
+    name = account_name(username)
+    if name is None:
         return None
     return session.scalar(select(User).where(User.username == name))
 
