@@ -35,6 +35,7 @@ class _Base:
     """The order by confidence + recency points, valid while no memory crosses a recency boundary."""
 
     points: list[int]
+    levels: dict[int, list[int]]  # points -> the indexes with that many, in static order
     order: list[int]  # indexes with points > 0, best first
     valid_from: datetime
     valid_until: datetime
@@ -53,7 +54,11 @@ class CoachIndex:
                 self.by_entity[tag.split(":")[-1]].append(i)  # a tag twice counts twice, as in rank()
             self.static.append(rank_key(Scored(candidate, 0))[1:])
         self.order = sorted(range(len(self.candidates)), key=self.static.__getitem__)
+        self.position = [0] * len(self.order)  # each index's place in the static order
+        for place, i in enumerate(self.order):
+            self.position[i] = place
         self.shortest = min((len(block_text(c.content)) for c in self.candidates), default=0)
+        self._lacking: dict[str, list[int]] = {}  # a word most memories contain: the ones without it
         self._base: _Base | None = None
         self._lock = threading.Lock()
 
@@ -62,40 +67,74 @@ class CoachIndex:
         if base is not None and base.valid_from <= now < base.valid_until:
             return base
         points = [CONFIDENCE_POINTS[c.confidence] + recency_points(c.updated_at, now) for c in self.candidates]
-        order = sorted((i for i, p in enumerate(points) if p > 0), key=lambda i: (-points[i], self.static[i]))
+        levels: dict[int, list[int]] = defaultdict(list)
+        for i in self.order:
+            levels[points[i]].append(i)
+        order = [i for level in sorted(levels, reverse=True) if level > 0 for i in levels[level]]
         until = min((_next_boundary(c.updated_at, now) for c in self.candidates), default=now + timedelta(days=1))
-        base = _Base(points, order, now, until)
+        base = _Base(points, dict(levels), order, now, until)
         with self._lock:
             self._base = base
         return base
 
+    def _without(self, word: str) -> list[int]:
+        lacking = self._lacking.get(word)
+        if lacking is None:
+            has = set(self.by_word[word])
+            lacking = self._lacking[word] = [i for i in range(len(self.candidates)) if i not in has]
+        return lacking
+
     def ranked(self, query: str, now: datetime) -> Iterator[Scored]:
+        """A memory's score is its base points plus what the query adds. Only the memories the query
+        touches are scored one by one: a word most memories contain adds +2 to all (`shift`) and -2 to
+        the few without it. The others keep their base level, in static order; level by level, from the
+        top, the two are merged, so the cost is what the query touches plus what the block reads, not
+        every memory (issue 9: a word such as 'after' in all 2,000 memories of the bench)."""
         base = self._base_at(now)
-        query_lower = query.lower()
-        boost = [0] * len(self.candidates)  # a list, not a dict: a common word boosts every memory
-        boosted = False
+        extra: dict[int, int] = {}
+        shift = 0
         for word in words(query):
-            for i in self.by_word.get(word, ()):
-                boost[i] += 2
-                boosted = True
-        for entity, indexes in self.by_entity.items():
+            hits = self.by_word.get(word)
+            if not hits:
+                continue
+            gain = 2
+            if 2 * len(hits) > len(self.candidates):
+                shift, hits, gain = shift + 2, self._without(word), -2
+            for i in hits:
+                extra[i] = extra.get(i, 0) + gain
+        query_lower = query.lower()
+        for entity, hits in self.by_entity.items():
             if entity in query_lower:
-                for i in indexes:
-                    boost[i] += 5
-                    boosted = True
-        if not boosted:
+                for i in hits:
+                    extra[i] = extra.get(i, 0) + 5
+        candidates, points = self.candidates, base.points
+        if not extra and not shift:
             for i in base.order:
-                yield Scored(self.candidates[i], base.points[i])
+                yield Scored(candidates[i], points[i])
             return
-        buckets: dict[int, list[int]] = defaultdict(list)  # scores are small integers: one pass, no sort
-        points = base.points
-        for i in self.order:
-            total = points[i] + boost[i]
+        touched: dict[int, list[int]] = defaultdict(list)  # total -> touched indexes, in static order
+        for i in sorted(extra, key=self.position.__getitem__):
+            total = points[i] + shift + extra[i]
             if total > 0:
-                buckets[total].append(i)
-        for total in sorted(buckets, reverse=True):
-            for i in buckets[total]:
-                yield Scored(self.candidates[i], total)
+                touched[total].append(i)
+        top = max(max(touched, default=0), max(base.levels, default=0) + shift)
+        for total in range(top, 0, -1):
+            level = base.levels.get(total - shift, ())
+            for i in self._merged(level, touched.get(total, ()), extra):
+                yield Scored(candidates[i], total)
+
+    def _merged(self, level: Sequence[int], touched: Sequence[int], skip: dict[int, int]) -> Iterator[int]:
+        """The untouched of `level` and `touched`, both in static order, as one list in static order."""
+        position = self.position
+        j = 0
+        for i in level:
+            if i in skip:
+                continue
+            while j < len(touched) and position[touched[j]] < position[i]:
+                yield touched[j]
+                j += 1
+            yield i
+        yield from touched[j:]
 
 
 def _next_boundary(updated_at: datetime, now: datetime) -> datetime:
