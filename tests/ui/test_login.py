@@ -76,3 +76,24 @@ async def test_an_open_page_changes_nothing_once_the_account_is_disabled(user: U
     await user.should_see("Log in")
     with unit_of_work(engine, read_only=True) as session:
         assert len(session.scalars(select(Memory)).all()) == before
+
+
+async def test_a_disabled_account_opening_its_page_again_is_sent_to_log_in(user: User, app_database: str) -> None:
+    await log_in(user, "alex")
+    await user.should_see("Occasional knee soreness")
+    engine = make_engine(app_database)
+    with unit_of_work(engine) as session:
+        admin, alex = find_user(session, "admin"), find_user(session, "alex")
+        assert admin is not None and alex is not None
+        set_disabled(session, admin, user_id=alex.id, disabled=True)
+    await user.open("/")
+    await user.should_see("Username")
+    await user.should_not_see("Occasional knee soreness")
+
+
+async def test_an_admin_opening_the_athletes_page_lands_on_the_admin_console(user: User) -> None:
+    await log_in(user, "admin")
+    await user.should_see("Admin console")
+    await user.open("/")
+    await user.should_see("Admin console")
+    await user.should_not_see("What your coach remembers")

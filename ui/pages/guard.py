@@ -2,16 +2,48 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from nicegui import ui
+from sqlalchemy.orm import Session
 
 from domain.enums import Role
 from domain.models import User
-from ui.auth import home_path
-from ui.session import bind_tab, logged_in_user
+from domain.users import get_user
+from ui.auth import home_path, log_out, logged_in_identity
+from ui.session import Work, as_visitor, bind_tab, logged_in_user
+
+T = TypeVar("T")
 
 
 def page_user(role: Role | None = None) -> User | None:
-    user = logged_in_user()
+    return _admit(logged_in_user(), role)
+
+
+async def page_user_with(role: Role, load: Work[T]) -> tuple[User, T] | None:
+    """`page_user` and the page's first read in one read-only unit of work in a worker thread: the
+    user is read once, and no database work is done on the event loop while the page is built."""
+    logged_in_id, epoch = logged_in_identity()
+    if logged_in_id is None:
+        _admit(None, role)
+        return None
+
+    def check_then_load(session: Session) -> tuple[User | None, T | None]:
+        user = get_user(session, logged_in_id)
+        if user is None or user.disabled or user.session_epoch != epoch:
+            return None, None
+        return user, load(session, user) if user.role == role else None
+
+    user, data = await as_visitor(check_then_load, read_only=True)
+    if user is None:
+        log_out()  # a stale login: disabled, password reset, or the user is gone
+    admitted = _admit(user, role)
+    if admitted is None or data is None:
+        return None
+    return admitted, data
+
+
+def _admit(user: User | None, role: Role | None) -> User | None:
     if user is None:
         ui.navigate.to("/login")
         return None

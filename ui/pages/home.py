@@ -35,7 +35,7 @@ from ui.components.overview import OverviewPanel
 from ui.components.review import ReviewSection, load_pending
 from ui.components.text import clip
 from ui.components.undo_bar import UndoBar
-from ui.pages.guard import page_user
+from ui.pages.guard import page_user_with
 from ui.session import SessionEnded, attempt, in_thread, tab_action
 
 MAX_ID = 2**63 - 1
@@ -56,15 +56,18 @@ def _overview(session: Session, user: User) -> Overview:
 
 @ui.page("/")
 async def context_page(memory: str | None = None, view: str | None = None) -> None:
-    user = page_user(Role.ATHLETE)
-    if user is None:
-        return
     filters = MemoryFilters()
     query = filters.query(limit=PAGE_SIZE)
     view = view if view in VIEWS else DEFAULT_VIEW
-    data = await in_thread(
-        lambda s, u: PageData(_overview(s, u), load_list(s, u, query), load_pending(s, u) if view == "review" else None)
+    admitted = await page_user_with(
+        Role.ATHLETE,
+        lambda s, u: PageData(
+            _overview(s, u), load_list(s, u, query), load_pending(s, u) if view == "review" else None
+        ),
     )
+    if admitted is None:
+        return
+    user, data = admitted
     with frame(user, "Your memory"):
         page = ContextPage(filters, data, view)
     if memory is not None:  # a link to one memory opens its history (only one's own: others are "not found")
