@@ -10,7 +10,8 @@ A tag is `kind:value`. The kinds:
 - `intensity:` the kind of session — easy, hard, tempo, intervals, long run, recovery,
   speed work, hill repeats, hills, threshold, track, fartlek, race, treadmill, trail.
 - `context:` the life around training a coach filters by — work, travel, family, kids, commute,
-  gym, climbing, cycling, swimming, rowing, yoga, pilates, triathlon, team sport, sleep, study, health,
+  gym, climbing, cycling, swimming, rowing, yoga, pilates, triathlon, team sport, golf, dance, martial arts,
+  skiing, sleep, study, health,
   altitude, goal, diet, equipment, location, schedule.
 
 Each canonical value lists its synonyms as one regular expression (no nested repetition, so a
@@ -122,7 +123,10 @@ CONTEXT_TOPICS: dict[str, str] = {
         r"|solo\s+parent\w*"
     ),
     "commute": r"commut\w*",
-    "gym": r"gyms?|weights|squats|deadlifts|lift(?:s|ing)?|strength(?:\s+training|\s+work)?|crossfit|s\s*&\s*c",
+    "gym": (
+        r"gyms?|weights|squats|deadlifts|lift(?:s|ing)?|strength(?:\s+training|\s+work)?|crossfit|s\s*&\s*c"
+        r"|powerlifting|weightlifting"
+    ),
     "climbing": r"climb(?:er|ers|ing)|boulder\w*|(?<=\bi\s)climb\b",
     "cycling": r"cycl\w*|bikes?|biking|rides?|riding|spin(?:\s+class(?:es)?)?|peloton|turbo(?:\s+trainer)?|zwift",
     "swimming": r"swim\w*|swam|swum|pool",
@@ -134,6 +138,12 @@ CONTEXT_TOPICS: dict[str, str] = {
         r"football|soccer|rugby|hockey|netball|basketball|tennis|squash|padel|five-a-side|5-a-side|handball"
         r"|volleyball|cricket|lacrosse|hurling|baseball|softball"
     ),
+    "golf": r"golf\w*|handicap",
+    "dance": r"danc(?:e|er|ers|es|ing)|ballet|ballroom|salsa",
+    "martial arts": (
+        r"martial\s+arts?|bjj|jiu[-\s]?jitsu|judo|karate|taekwondo|kickboxing|muay\s+thai|mma|krav\s+maga|sparring"
+    ),
+    "skiing": r"ski|skis|skiing|skier|cross[-\s]country\s+ski\w*",
     "sleep": r"sleep\w*|insomnia",
     # what the athlete trains with at home or owns: "a squat rack and a rower in the garage", "a power meter"
     "equipment": (

@@ -18,9 +18,26 @@ class Lexicon:
         self.kind = lexicon.kind
         self.tag = lexicon.tag
         self.lower_pattern = fast_pattern(lexicon.lower_pattern.pattern)
+        self._seen: dict[str, tuple[str, ...]] = {}
 
     def tags(self, text: str) -> list[str]:
+        """The tags named in `text`. A clause is read by several rules and again for its statement's tags: a short
+        text's tags are kept (a few hundred at most), a long one's read each time."""
+        if len(text) > _KEPT_CHARS:
+            return self._scan(text)
+        found = self._seen.get(text)
+        if found is None:
+            if len(self._seen) >= _KEPT_TEXTS:
+                self._seen.clear()
+            found = self._seen[text] = tuple(self._scan(text))
+        return list(found)
+
+    def _scan(self, text: str) -> list[str]:
         return list(dict.fromkeys(self.tag(m) for m in self.lower_pattern.finditer(text.lower())))
+
+
+_KEPT_CHARS = 240
+_KEPT_TEXTS = 512
 
 
 BODY = Lexicon(vocabulary.BODY)

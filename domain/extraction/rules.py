@@ -53,7 +53,8 @@ _OCCUPATIONS = (
 _SPORTS = (
     r"yoga|pilates|crossfit|(?:the\s+)?gym|weights|strength(?:\s+training|\s+work)?|climbing|bouldering|cycling"
     r"|swimming|spin(?:\s+class(?:es)?)?|football|soccer|tennis|squash|padel|rugby|hockey|netball|basketball"
-    r"|martial\s+arts|boxing|triathlons?|rowing|skiing|five-a-side|5-a-side"
+    r"|martial\s+arts|boxing|triathlons?|rowing|skiing|five-a-side|5-a-side|golf|ballet|bjj|jiu[-\s]?jitsu|judo|karate"
+    r"|taekwondo|kickboxing|muay\s+thai|powerlifting|weightlifting|cross[-\s]country\s+skiing"
 )
 _TEAM_SPORTS = CONTEXT_TOPICS["team sport"]
 _FAMILY_NOUN = (
