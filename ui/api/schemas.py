@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import unicodedata
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Annotated
 
+import orjson
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
 from domain.coach_block import DEFAULT_MAX_TOKENS, Category, Scored
@@ -191,18 +191,18 @@ def context_body(
     *, athlete: str, query: str, max_tokens: int, tokens: int, block: str, items: Sequence[Scored], considered: int
 ) -> bytes:
     """A ContextResponse as JSON, byte for byte what `model_dump_json` gives (a test holds them equal),
-    built as plain data and written by the standard library: the model's construction and serialisation
-    cost 44-52 µs per answer against 7-10 µs this way, on every coach request (issue 9)."""
+    written from plain data by orjson (NiceGUI's own JSON library): building the models and dumping
+    them cost 43 µs per bench answer, the standard library's json 47 µs, this 8 µs (issue 9)."""
     memories = [
         {
             "id": item.candidate.id,
-            "type": item.candidate.type.value,
-            "category": item.category.value,
+            "type": item.candidate.type,
+            "category": item.category,
             "content": item.candidate.content,
-            "tags": list(item.candidate.tags),
-            "confidence": item.candidate.confidence.value,
+            "tags": item.candidate.tags,
+            "confidence": item.candidate.confidence,
             "score": item.score,
-            "updated_at": _instant(item.candidate.updated_at),
+            "updated_at": item.candidate.updated_at,
         }
         for item in items
     ]
@@ -215,10 +215,4 @@ def context_body(
         "memories": memories,
         "considered": considered,
     }
-    return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
-
-
-def _instant(moment: datetime) -> str:
-    """As pydantic writes a datetime: ISO 8601, UTC as 'Z'."""
-    text = moment.isoformat()
-    return text[:-6] + "Z" if text.endswith("+00:00") else text
+    return orjson.dumps(body, option=orjson.OPT_UTC_Z)
