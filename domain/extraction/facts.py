@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from domain.enums import CONFIDENCE_RANK, MemoryConfidence, MemoryType
 from domain.extraction.clauses import Span
 from domain.extraction.lexicon import BODY, CONTEXT_TOPIC, INTENSITY, THIS_DAY, TIME, preference_tags
 from domain.extraction.prefilter import fast_pattern
-from domain.extraction.rules import AGE_RULE, CONTEXT, PREFERENCE, RESPONSE, RULES, RUN_OBJECT_RE, Rule
+from domain.extraction.rules import AGE_RULE, CONTEXT, PREFERENCE, RESPONSE, RULES, RUN_OBJECT_RE, Rule, group_rule
 from domain.extraction.subject import People
 
 _TRANSIENT_RE = re.compile(
@@ -52,7 +53,7 @@ def _context_times(evidence: str) -> list[str]:
 
 
 def _rule_tags(rule: Rule, evidence: str) -> list[str]:
-    tags = list(rule.tags)
+    tags = [*rule.tags, *(tag for part, tag in rule.kinds if part.search(evidence))]
     if rule.type is PREFERENCE:
         tags += preference_tags(evidence)
         tags += [t for t in CONTEXT_TOPIC.tags(evidence) if t in _ACTIVITY_TAGS]
@@ -75,10 +76,40 @@ def _search(rule: Rule, low: str) -> re.Match[str] | None:
     return m
 
 
-_SEARCHES = tuple(
-    (rule, (rule.lower_pattern or rule.pattern).search, rule.start_pattern and rule.start_pattern.match)
-    for rule in RULES
-)
+Search = Callable[[str], "re.Match[str] | None"]
+
+
+@dataclass(frozen=True)
+class _Group:
+    """Rules that read the same fact the same way (one type and confidence, no tags of their own), searched as one
+    pattern: the union of their alternatives finds the first match any of them finds. Only when that match is turned
+    down (someone else's, no run object after it) is each rule searched on its own, as before."""
+
+    rules: tuple[Rule, ...]
+    search: Search
+    match_start: Search | None
+    needs_run_object: bool
+
+
+def _searches(rule: Rule) -> tuple[Search, Search | None]:
+    return (rule.lower_pattern or rule.pattern).search, rule.start_pattern and rule.start_pattern.match
+
+
+def _groups(rules: tuple[Rule, ...]) -> tuple[_Group, ...]:
+    together: dict[tuple[object, ...], list[Rule]] = {}
+    for rule in rules:
+        alike = rule.type in (PREFERENCE, RESPONSE) and not rule.tags and not rule.kinds
+        key = (rule.type, rule.confidence, rule.needs_run_object) if alike else (rule.name,)
+        together.setdefault(key, []).append(rule)
+    groups = []
+    for members in together.values():
+        first = members[0]
+        union = first if len(members) == 1 else group_rule(members)
+        groups.append(_Group(tuple(members), *_searches(union), first.needs_run_object))
+    return tuple(groups)
+
+
+_GROUPS = _groups(RULES)
 
 
 def rule_facts(people: People, sentence: Span, clause: Span) -> list[Fact]:
@@ -91,25 +122,43 @@ def rule_facts(people: People, sentence: Span, clause: Span) -> list[Fact]:
     # Without a run object anywhere in the clause no rule that needs one can hold (about half the clauses):
     # those rules are not searched at all.
     any_object = _RUN_OBJECT_LOW_RE.search(low) is not None
-    for rule, search, match_start in _SEARCHES:  # `_search`, inline: it runs for every rule on every clause
-        if rule.needs_run_object and not any_object:
+    for group in _GROUPS:  # `_search`, inline: it runs for every rule on every clause
+        if group.needs_run_object and not any_object:
             continue
-        m = search(low)
-        if match_start is not None and (m is None or m.start() > 0):
-            m = match_start(low) or m
+        m = _first(group.search, group.match_start, low)
         if m is None:
             continue
-        said = m.group()
-        object_from = m.start() + 1 if said[:1].lower() == "i" and not said[1:2].isalpha() else 0
-        if rule.needs_run_object and not _RUN_OBJECT_LOW_RE.search(low, object_from):
+        if _holds(people, sentence, clause, low, m, group.needs_run_object):
+            hits.append((group.rules[0], m))
             continue
-        if people.about_someone_else(sentence, clause, clause.start + m.start()):
+        if len(group.rules) == 1:
             continue
-        hits.append((rule, m))
+        for rule in group.rules:  # the group's first match was turned down: a later one of a single rule may hold
+            m = _first(*_searches(rule), low)
+            if m is not None and _holds(people, sentence, clause, low, m, rule.needs_run_object):
+                hits.append((rule, m))
+                break
     kinds = {rule.tags for rule, _ in hits if rule.type is CONTEXT and rule.tags}
     if len(kinds) > 1 and _FAMILY in kinds:  # "single mum and a nurse": two contexts, each with the words it read
         return _context_facts(people, clause, hits) + [f for f in _merged(clause, hits, body) if f.type is not CONTEXT]
     return _merged(clause, hits, body)
+
+
+def _first(search: Search, match_start: Search | None, low: str) -> re.Match[str] | None:
+    m = search(low)
+    if match_start is not None and (m is None or m.start() > 0):
+        m = match_start(low) or m
+    return m
+
+
+def _holds(people: People, sentence: Span, clause: Span, low: str, m: re.Match[str], needs_object: bool) -> bool:
+    """Whether a rule's match reads a fact of the athlete: a run object after its "I" where the rule needs one, and
+    nobody else named nearer before it."""
+    said = m.group()
+    object_from = m.start() + 1 if said[:1].lower() == "i" and not said[1:2].isalpha() else 0
+    if needs_object and not _RUN_OBJECT_LOW_RE.search(low, object_from):
+        return False
+    return not people.about_someone_else(sentence, clause, clause.start + m.start())
 
 
 def _context_facts(people: People, clause: Span, hits: list[tuple[Rule, re.Match[str]]]) -> list[Fact]:

@@ -149,6 +149,55 @@ _CONDITION_WORDS = (
 )
 
 
+# When the athlete can train, and what is fixed around it: "I can train Monday, Wednesday and Saturday only", "Only have
+# 45 minutes max on weekdays", "about 4 hours a week realistically", "Saturdays and Sundays are out", "I can't run on
+# Thursdays", "Tuesday and Thursday evenings free again" ("that's fixed, please plan around it" only tags a context
+# another rule reads: the outside writers differ on it).
+_SCHEDULE = (
+    r"\bi\s+can\s+(?:only\s+)?(?:train|run|ride|swim|get\s+out)\s+(?:on\s+)?(?:" + _WEEKDAYS + r"|weekends|weekdays"
+    r"|twice|once|(?:\d+|two|three|four|five|six)\s+(?:days|times))\b"
+    r"|\b(?:only|just)\s+(?:have|get|got)\s+(?:about\s+|around\s+)?(?:\d+|an?|one|two|three|four|five|six)\s*"
+    r"(?:minutes|mins|hours?|hrs?|days?\s+a\s+week|sessions?\s+a\s+week)\b"
+    r"|\b\d+(?:\s*[-–]\s*\d+)?\s*(?:hours?|hrs?|sessions?|days?)\s+(?:a|per)\s+week\s+(?:realistically|max|tops|at\s+most"
+    r"|is\s+all|at\s+best)\b"
+    r"|\b(?:can" + _A + r"?t|cannot|never)\s+(?:train|run|ride|swim|do\s+\w+)\s+on\s+(?:" + _WEEKDAYS + r"|weekends)\b"
+    r"|\b(?:" + _WEEKDAYS + r"|weekends?|weekdays?)\s+(?:are|is)\s+(?:(?:always|usually|completely)\s+)?(?:out|off"
+    r"\s+limits|impossible|taken|a\s+write[-\s]off|open|free|anything\s+goes)\b"
+    r"|\b(?:" + _WEEKDAYS + r"|(?:mornings?|evenings?|afternoons?))\s+(?:are\s+|is\s+)?(?:off|free)\s+(?:again|now|from"
+    r"|each|every)\b"
+)
+# What the athlete trains with: "I only have a treadmill at home", "I've got a squat rack, barbell ... in the garage",
+# "I bought a Concept2 for the garage", "No gym membership, just a pull up bar" (not a session: "a treadmill session").
+_EQUIPMENT = (
+    r"(?:^|\b(?:i|we)(?:\s+(?:only|just|now|finally|also))?(?:\s+|(?="
+    + _A
+    + r")))(?:have|"
+    + _A
+    + r"ve\s+got|have\s+got|got"
+    r"|own|bought|use|train\s+on)\s+(?:a|an|my|our|some|the)\s+(?:[\w-]+\s+){0,2}?(?:"
+    + CONTEXT_TOPICS["equipment"]
+    + r"|treadmill|turbo|rower|wattbike|peloton|concept\s*2|zwift|gym)\b(?!\s+(?:session|run|workout|class)s?\b)"
+    r"(?=\s+(?:at\s+home|in\s+the\s+(?:garage|shed|house|spare\s+room|flat|basement)|and|for|,)|\s*$|"
+    r"(?<!treadmill)(?<!turbo)(?<!rower)(?<!gym)(?<!zwift)(?<!peloton))"
+    r"|^(?:no|not\s+renewing\s+(?:my|the))\s+(?:gym\s+)?membership\b|\bgym\s+membership\s+(?:runs\s+out|ends|expires)\b"
+)
+# What the athlete eats, or keeps from eating: "doing intermittent fasting 16:8", "I'll be fasting in daylight for a
+# month", "I don't eat meat", "on a plant-based diet" ("I'm vegan" is life_context's, tagged by the vocabulary).
+_DIET = (
+    r"(?:^|\bi\s+|" + I_AM + r"|\bi" + _A + r"ll\s+be\s+|\bi\s+will\s+be\s+)(?:also\s+|currently\s+|now\s+|still\s+)?"
+    r"(?:doing|on|following|eating|fasting\s+for|observing)\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+)?(?:intermittent\s+fasting"
+    r"|ramadan|keto|low[-\s]carb\s+diet|plant[-\s]based|vegan|vegetarian|gluten[-\s]free|dairy[-\s]free|diet)\b"
+    r"|\bi(?:" + _A + r"ll\s+be|\s+will\s+be|" + _A + r"m|\s+am)\s+fasting\b(?!\s+(?:for\s+(?:a|the|my|this)\s+"
+    r"(?:blood|test|scan)))"
+    r"|\bi\s+(?:don" + _A + r"?t|do\s+not|never)\s+eat\s+(?:meat|fish|dairy|gluten|breakfast|animal\s+products|carbs)\b"
+)
+_LIFE_KINDS = (
+    (re.compile(_SCHEDULE, re.IGNORECASE), "context:schedule"),
+    (re.compile(_EQUIPMENT, re.IGNORECASE), "context:equipment"),
+    (re.compile(_DIET, re.IGNORECASE), "context:diet"),
+)
+
+
 @dataclass(frozen=True)
 class Rule:
     name: str
@@ -159,6 +208,7 @@ class Rule:
     tags: tuple[str, ...] = ()
     lower_pattern: re.Pattern[str] | None = None  # the same pattern for lower-cased text, without IGNORECASE
     start_pattern: re.Pattern[str] | None = None  # its alternatives anchored at the start, apart (prefilter)
+    kinds: tuple[tuple[re.Pattern[str], str], ...] = ()  # parts of the pattern, each with the tag it gives
 
 
 def _rule(
@@ -169,10 +219,20 @@ def _rule(
     *,
     needs_run_object: bool = False,
     tags: tuple[str, ...] = (),
+    kinds: tuple[tuple[re.Pattern[str], str], ...] = (),
 ) -> Rule:
     compiled = re.compile(pattern, re.IGNORECASE)
     anywhere, start = split_anchored(pattern)
-    return Rule(name, type_, confidence, compiled, needs_run_object, tags, anywhere, start)
+    return Rule(name, type_, confidence, compiled, needs_run_object, tags, anywhere, start, kinds)
+
+
+def group_rule(rules: list[Rule]) -> Rule:
+    """One rule whose pattern is the union of `rules`' patterns, in their order (domain.extraction.facts)."""
+    first = rules[0]
+    pattern = "|".join(r.pattern.pattern for r in rules)
+    return _rule(
+        "+".join(r.name for r in rules), first.type, first.confidence, pattern, needs_run_object=first.needs_run_object
+    )
 
 
 RULES: tuple[Rule, ...] = (
@@ -725,70 +785,13 @@ RULES: tuple[Rule, ...] = (
         r"|\b(?:have|got)\s+(?:my\s+)?(?:\w+\s+)?(?:exams|finals)\b",
     ),
     _rule(
-        # when the athlete can train, and what is fixed around it: "I can train Monday, Wednesday and Saturday only",
-        # "Only have 45 minutes max on weekdays", "about 4 hours a week realistically", "Saturdays and Sundays are out",
-        # "I can't run on Thursdays", "Tuesday and Thursday evenings free again" ("that's fixed, please plan around it"
-        # only tags a context another rule reads: the outside writers differ on it)
-        "schedule_context",
+        # what the athlete's life allows: when they can train, what they train with, what they eat (one search for the
+        # three kinds; each is tagged by the part of the pattern that reads it)
+        "life_kinds",
         CONTEXT,
         MEDIUM,
-        r"\bi\s+can\s+(?:only\s+)?(?:train|run|ride|swim|get\s+out)\s+(?:on\s+)?(?:" + _WEEKDAYS + r"|weekends|weekdays"
-        r"|twice|once|(?:\d+|two|three|four|five|six)\s+(?:days|times))\b"
-        r"|\b(?:only|just)\s+(?:have|get|got)\s+(?:about\s+|around\s+)?(?:\d+|an?|one|two|three|four|five|six)\s*"
-        r"(?:minutes|mins|hours?|hrs?|days?\s+a\s+week|sessions?\s+a\s+week)\b"
-        r"|\b\d+(?:\s*[-–]\s*\d+)?\s*(?:hours?|hrs?|sessions?|days?)\s+(?:a|per)\s+week\s+(?:realistically|max|tops|at\s+most"
-        r"|is\s+all|at\s+best)\b"
-        r"|\b(?:can"
-        + _A
-        + r"?t|cannot|never)\s+(?:train|run|ride|swim|do\s+\w+)\s+on\s+(?:"
-        + _WEEKDAYS
-        + r"|weekends)\b"
-        r"|\b(?:" + _WEEKDAYS + r"|weekends?|weekdays?)\s+(?:are|is)\s+(?:(?:always|usually|completely)\s+)?(?:out|off"
-        r"\s+limits|impossible|taken|a\s+write[-\s]off|open|free|anything\s+goes)\b"
-        r"|\b(?:"
-        + _WEEKDAYS
-        + r"|(?:mornings?|evenings?|afternoons?))\s+(?:are\s+|is\s+)?(?:off|free)\s+(?:again|now|from"
-        r"|each|every)\b",
-        tags=("context:schedule",),
-    ),
-    _rule(
-        # what the athlete trains with: "I only have a treadmill at home", "I've got a squat rack, barbell ... in the
-        # garage", "I bought a Concept2 for the garage", "No gym membership, just a pull up bar"
-        "equipment_context",
-        CONTEXT,
-        MEDIUM,
-        r"(?:^|\b(?:i|we)(?:\s+(?:only|just|now|finally|also))?(?:\s+|(?="
-        + _A
-        + r")))(?:have|"
-        + _A
-        + r"ve\s+got|have\s+got|got"
-        r"|own|bought|use|train\s+on)\s+(?:a|an|my|our|some|the)\s+(?:[\w-]+\s+){0,2}?(?:"
-        + CONTEXT_TOPICS["equipment"]
-        + r"|treadmill|turbo|rower|wattbike|peloton|concept\s*2|zwift|gym)\b(?!\s+(?:session|run|workout|class)s?\b)"
-        r"(?=\s+(?:at\s+home|in\s+the\s+(?:garage|shed|house|spare\s+room|flat|basement)|and|for|,)|\s*$|"
-        r"(?<!treadmill)(?<!turbo)(?<!rower)(?<!gym)(?<!zwift)(?<!peloton))"
-        r"|^(?:no|not\s+renewing\s+(?:my|the))\s+(?:gym\s+)?membership\b|\bgym\s+membership\s+(?:runs\s+out|ends|expires)\b",
-        tags=("context:equipment",),
-    ),
-    _rule(
-        # what the athlete eats, or keeps from eating: "doing intermittent fasting 16:8", "I'll be fasting in daylight
-        # for a month", "I don't eat meat", "on a plant-based diet" ("I'm vegan" is life_context's, tagged the same)
-        "diet_context",
-        CONTEXT,
-        MEDIUM,
-        r"(?:^|\bi\s+|"
-        + I_AM
-        + r"|\bi"
-        + _A
-        + r"ll\s+be\s+|\bi\s+will\s+be\s+)(?:also\s+|currently\s+|now\s+|still\s+)?"
-        r"(?:doing|on|following|eating|fasting\s+for|observing)\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+)?(?:intermittent\s+fasting"
-        r"|ramadan|keto|low[-\s]carb\s+diet|plant[-\s]based|vegan|vegetarian|gluten[-\s]free|dairy[-\s]free|diet)\b"
-        r"|\bi(?:" + _A + r"ll\s+be|\s+will\s+be|" + _A + r"m|\s+am)\s+fasting\b(?!\s+(?:for\s+(?:a|the|my|this)\s+"
-        r"(?:blood|test|scan)))"
-        r"|\bi\s+(?:don"
-        + _A
-        + r"?t|do\s+not|never)\s+eat\s+(?:meat|fish|dairy|gluten|breakfast|animal\s+products|carbs)\b",
-        tags=("context:diet",),
+        _SCHEDULE + "|" + _EQUIPMENT + "|" + _DIET,
+        kinds=_LIFE_KINDS,
     ),
     _rule(
         # a health condition, a medicine or a disability the athlete lives with is context:health, however it is

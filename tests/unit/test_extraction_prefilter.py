@@ -151,3 +151,16 @@ def test_the_look_ahead_holds_two_characters_where_every_match_has_them(pattern:
     assert fast.pattern.startswith(head)
     for text in ("foo bar", "ax bcx", "i run", "we run", "a ab kx", "xbaz", "k"):
         assert _spans(re.compile(pattern), text) == _spans(fast, text), (pattern, text)
+
+
+@pytest.mark.parametrize("group", [g for g in facts._GROUPS if len(g.rules) > 1], ids=lambda g: g.rules[0].name)
+def test_a_group_of_rules_finds_the_first_match_any_of_its_rules_finds(group: facts._Group) -> None:
+    """Rules searched as one pattern (facts._GROUPS): the union matches where the earliest of its rules matches, with
+    that rule's own match, so a fact is read exactly as the rules one by one read it."""
+    for text in TEXTS:
+        union = facts._first(group.search, group.match_start, text)
+        own = [m for m in (facts._search(rule, text) for rule in group.rules) if m is not None]
+        assert (union is None) == (not own), (group.rules[0].name, text[:80])
+        if union is not None:
+            assert union.start() == min(m.start() for m in own), text[:80]
+            assert union.span() in {m.span() for m in own}, text[:80]
