@@ -17,11 +17,12 @@ begins without it, so no wait here can outlast the one SQLite would have made.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from weakref import WeakValueDictionary
+from weakref import WeakSet, WeakValueDictionary
 
 _LOCKS: WeakValueDictionary[str, WriterLock] = WeakValueDictionary()  # kept alive by the engines using them
 _LOCKS_GUARD = threading.Lock()
@@ -31,6 +32,10 @@ class WriterLock:
     """A lock a thread may take again while it holds it (counted); any thread may release it."""
 
     def __init__(self) -> None:
+        self._reset()
+        _ALL.add(self)
+
+    def _reset(self) -> None:
         self._lock = threading.Lock()
         self._guard = threading.Lock()
         self._owner: int | None = None
@@ -51,15 +56,25 @@ class WriterLock:
 
     def release(self) -> None:
         with self._guard:
+            if self._count == 0:  # taken before a fork, in the parent: not this process's to give back
+                return
             self._count -= 1
             if self._count > 0:
                 return
             self._owner = None
         self._lock.release()
 
-    @property
-    def held(self) -> bool:
-        return self._lock.locked()
+
+_ALL: WeakSet[WriterLock] = WeakSet()
+
+
+def _after_fork_in_child() -> None:
+    """A forked child has only the forking thread: no lock of the parent's threads is held in it."""
+    for lock in list(_ALL):
+        lock._reset()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def lock_for(database: str | None) -> WriterLock:

@@ -8,6 +8,7 @@ while another is under way shows it waited on the lock instead.
 
 from __future__ import annotations
 
+import multiprocessing
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -25,6 +26,7 @@ from domain.schemas import MemoryCreate, MemoryEdit
 from persistence.audit_seal import seal_engine
 from persistence.engine import make_engine
 from persistence.settings import Settings
+from persistence.sqlite_writers import WriterLock, lock_for
 from persistence.uow import unit_of_work
 from tests.databases import SqliteTemplate
 from tests.factories import make_user
@@ -188,3 +190,35 @@ def test_sealing_the_chain_queues_with_the_writers(impatient: Engine, tmp_path: 
     assert errors == [] and sealed.is_set()
     assert _add(impatient, athlete, "After the key")
     assert _chain_ok(impatient)
+
+
+def _try_lock(lock: WriterLock, answers: Any) -> None:
+    answers.put(lock.acquire(timeout=0))
+
+
+def test_a_forked_child_does_not_inherit_a_lock_another_thread_held(tmp_path: Path) -> None:
+    """A server that forks its workers while one of its threads writes: the child's writers are not
+    stuck behind a lock that no thread of the child will ever give back."""
+    lock = lock_for(str(tmp_path / "forked.sqlite3"))
+    taken, done = threading.Event(), threading.Event()
+
+    def writer() -> None:
+        lock.acquire(timeout=WAIT)
+        taken.set()
+        done.wait(WAIT)
+        lock.release()
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    assert taken.wait(WAIT)
+    assert not lock.acquire(timeout=0)  # held by the writer thread
+    fork = multiprocessing.get_context("fork")
+    answers = fork.Queue()
+    child = fork.Process(target=_try_lock, args=(lock, answers))
+    child.start()
+    child.join(WAIT)
+    assert answers.get(timeout=WAIT) is True  # free in the child
+    done.set()
+    thread.join(WAIT)
+    assert lock.acquire(timeout=0)  # given back here by the writer thread
+    lock.release()
