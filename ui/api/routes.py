@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Query, Response
+from fastapi import APIRouter, Path, Query, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials
 from nicegui import app
 from pydantic import BaseModel
@@ -40,7 +40,7 @@ from ui.api.schemas import (
     ProposalOut,
     context_body,
 )
-from ui.api.security import Credentials, token_session
+from ui.api.security import Credentials, bearer, token_session
 from ui.api.workers import Workers
 
 INGEST_ERRORS = documented(401, 403, 404, 413, 422, 429, 503)
@@ -113,6 +113,7 @@ def get_memories(
     response_model=ContextResponse,
     responses=documented(401, 403, 404, 422, 429, 503),
     summary="The relevant memories and the compact MEMORY: block for a prompt (scope: read)",
+    openapi_extra={"security": [{bearer.scheme_name: []}]},
     description=(
         "Scoring as in the M13 seed §5.5 (word overlap ×2, tag entity in the query +5, confidence high +3 / "
         "medium +1, updated <7 days +2 / <30 days +1; only scores above 0). Block as in the Josi seed: "
@@ -124,11 +125,14 @@ def get_memories(
     ),
 )
 async def get_context(
+    request: Request,
     username: AthleteName,
-    credentials: Credentials,
     query: Annotated[OneLine, Query(max_length=MAX_QUERY, description="What the coach is about to answer")] = "",
     max_tokens: Annotated[int, Query(ge=1, le=MAX_TOKENS_LIMIT)] = DEFAULT_MAX_TOKENS,
 ) -> Response:
+    # The token read by `bearer` itself, not as a dependency: FastAPI's resolution of one costs the event loop
+    # about as much as the rest of the route's parameters (py-spy, issue 9). The OpenAPI entry says the same.
+    credentials = await bearer(request)
     return await CONTEXT_WORKERS.run(lambda: _context(username, credentials, query, max_tokens))
 
 
