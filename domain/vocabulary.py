@@ -173,7 +173,8 @@ CONTEXT_TOPICS: dict[str, str] = {
         r"|migraines?|menopaus\w*|perimenopaus\w*|blood\s+pressure|medication|heart\s+condition|arrhythmia|epilep\w*"
         r"|endometriosis|pcos|arthritis|long\s+covid|low\s+iron|beta[-\s]blockers?|insulin|inhalers?|heart\s+murmur"
         r"|murmur|afib|atrial\s+fibrillation|raynaud\w*|hypermobil\w*|osteopenia|osteoporosis|scoliosis|fibromyalgia"
-        r"|lupus|multiple\s+sclerosis|sleep\s+apn\w*"
+        r"|lupus|multiple\s+sclerosis|sleep\s+apn\w*|(?:rheumatoid|psoriatic)\s+arthritis|ankylosing\s+spondylitis|gout"
+        r"|pots|ptsd|heart\s+scare|hearing\s+loss|tinnitus"
     ),
     "altitude": r"altitude|\d[,.]?\d{3}\s*(?:m|metres|meters)(?=\W|$)",
     "goal": r"marathon|half\s+marathon|ultra|ironman|goal\s+race|target\s+race|a\s+race",

@@ -141,6 +141,8 @@ _CONDITIONS = (
     r"|hard\s+of\s+hearing|amputee|prosthe\w*|para[-\s]?(?:athlete|triathlete|runner|cyclist|swimmer)|nosebleeds?"
     r"|raynaud\w*|hypermobil\w*|fibromyalgia|lupus|multiple\s+sclerosis|chronic\s+fatigue|post[-\s]?viral|osteopenia"
     r"|osteoporosis|scoliosis|sleep\s+apn\w*|eczema|psoriasis|insulin|blood\s+sugars?|sugar\s+levels"
+    r"|(?:rheumatoid|psoriatic|inflammatory)\s+arthritis|ankylosing\s+spondylitis|gout|pots|ptsd|relapsing[-\s]remitting"
+    r"|ms\s+nurse|parkinson\w*|heart\s+scare|hearing\s+loss|tinnitus|swimmer" + _A + r"?s\s+ear"
 )
 # The same as a word for the athlete: "I'm diabetic", "she is asthmatic".
 _CONDITION_WORDS = (

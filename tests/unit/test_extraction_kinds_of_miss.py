@@ -274,3 +274,17 @@ def test_a_session_or_a_maybe_is_no_equipment_or_schedule(text: str) -> None:
 def test_a_reminder_is_one_context_with_the_tags_of_its_asides() -> None:
     [found] = extract_memories("Remember I can only train three days a week, the rest is for my kids.", MESSAGE)
     assert found.type is CONTEXT and {"context:schedule", "context:kids"} <= set(found.tags)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I was diagnosed with rheumatoid arthritis two years ago.",
+        "Gout flares in my big toe every few months.",
+        "I've had tinnitus since a gig in my twenties.",
+    ],
+)
+def test_a_condition_of_the_whole_body_is_context_health(text: str) -> None:
+    found = extract_memories(text, MESSAGE)
+    assert any(c.type is CONTEXT and "context:health" in c.tags for c in found)
+    assert not any(c.type is INJURY and not c.tags for c in found)  # no injury without a body part
