@@ -91,6 +91,11 @@ _MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?"
     r"|nov(?:ember)?|dec(?:ember)?)"
 )
+# An event ahead in any sport (target_context).
+_EVENT = (
+    r"(?:race|swim|ride|sportive|fight|bout|meet|competition|championships?|tournament|trials|selection|grading|gala"
+    r"|regatta|feis|relay|triathlon|tri|iron\s*man|marathon|half|ultra|(?:fitness|bleep|beep|entrance|pt)\s+test)"
+)
 _BODY_SUBJECT = (
     r"(?:knees?|calf|calves|shins?|hips?|hamstrings?|hammies|quads?|achilles|feet|ankles?|back|glutes?|legs|body)"
 )
@@ -720,7 +725,33 @@ RULES: tuple[Rule, ...] = (
         r"|\b(?:running|doing|racing|entered|entering)\s+the\s+(?:[\w-]+\s+){1,3}?(?:run|marathon|half|10k|ultra|100|50"
         r"|race|trail)\s+(?:(?:\w+\s+){0,4}?(?:this|next)\s+(?:year|spring|summer|autumn|fall|winter|month)|in\s+"
         + _MONTH
-        + r")\b",
+        + r")\b"
+        # an event of any sport ahead: "Gravel race in Girona booked for April", "Selection for the firearms unit is
+        # in April", "next meet is the regionals", "I've got a half iron man in june", "Entered the Windermere swim"
+        r"|\b"
+        + _EVENT
+        + r"\b(?:\s+[\w'’-]+){0,5}?\s+(?:booked|entered|is\s+(?:in|on|booked|coming\s+up)|are\s+(?:in|on))\s+"
+        r"(?:for\s+|on\s+|in\s+)?(?:the\s+)?(?:\d|"
+        + _MONTH
+        + r"\b|(?:a\s+few|two|three|four|five|six|\d+)\s+weeks|next\b)"
+        r"|\b(?:next|upcoming|(?:i|we)(?:"
+        + _A
+        + r"ve|\s+have)\s+got\s+(?:a|an|the|my|our)|i(?:"
+        + _A
+        + r"m|\s+am)\s+(?:doing"
+        r"|racing|competing\s+in)\s+(?:a|an|the|my))\s+(?:[\w'’-]+\s+){0,4}?" + _EVENT + r"\b"
+        r"|\b(?:entered|signed\s+up\s+(?:for|to)|registered\s+for|booked\s+(?:onto|on|in\s+for))\s+(?:the|a|an|my)\s+"
+        r"(?:[\w'’-]+\s+){0,4}?" + _EVENT + r"\b"
+        # a target of any sport: "I want sub 9 on the 300k", "I need to make 64kg", "want to get my handicap from 18
+        # down to 12", "I want to make quarterfinals", "is the big one for me", "going for promotion"
+        r"|\b(?:want|wants|need|needs|"
+        + _A
+        + r"d\s+like|would\s+like|hoping|hope|aim|aiming|trying)\s+(?:to\s+(?:get|make"
+        r"|break|hit|lose|reach|beat|go)\s+)?(?:[\w'’-]+\s+){0,4}?(?:sub[-\s]?\d+|(?:down|up)\s+to\s+\d+|\d+\s*(?:kg|kgs"
+        r"|lbs)\b|quarter[-\s]?finals|semi[-\s]?finals|promotion|selection)"
+        r"|\b(?:is|" + _A + r"s)\s+(?:the|my)\s+(?:big\s+one|dream|main\s+(?:event|goal|target|race))\b"
+        r"|\b(?:going|aiming|gunning)\s+for\s+(?:the\s+)?(?:[\w'’-]+\s+){0,3}?(?:promotion|title|championships?|selection"
+        r"|qualification|gold|medal|podium)\b",
         tags=("context:goal",),
     ),
     _rule(

@@ -288,3 +288,24 @@ def test_a_condition_of_the_whole_body_is_context_health(text: str) -> None:
     found = extract_memories(text, MESSAGE)
     assert any(c.type is CONTEXT and "context:health" in c.tags for c in found)
     assert not any(c.type is INJURY and not c.tags for c in found)  # no injury without a body part
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sportive in the Dales booked for June, 160km.",
+        "I've got a rowing regatta in Henley in July.",
+        "I want to get my 2k erg down to 7 minutes by spring.",
+        "The county championships in May are the big one, we're going for the title.",
+    ],
+)
+def test_an_event_or_a_target_of_any_sport_is_a_goal(text: str) -> None:
+    assert any(c.type is CONTEXT and "context:goal" in c.tags for c in extract_memories(text, MESSAGE))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Did a race in March and it went badly.", "My blood test is next week.", "I want to get out more on weekends."],
+)
+def test_a_past_event_or_an_errand_is_no_goal(text: str) -> None:
+    assert not any("context:goal" in c.tags for c in extract_memories(text, MESSAGE))
