@@ -409,7 +409,14 @@ RULES: tuple[Rule, ...] = (
         r"|\bmakes?\s+(?:the\s+)?"
         r"(?:\w+\s+){0,2}?(?:miles?|runs?|kms?)\s+(?:fly|go)\b|\b(?:more|less)\s+(?:motivated|consistent"
         r"|productive|relaxed|focused)\b|\b(?:much|way|far|so"
-        r"\s+much)\s+(?:more|less)\s+(?:fun|enjoyable)\b",
+        r"\s+much)\s+(?:more|less)\s+(?:fun|enjoyable)\b"
+        # a kind of session weighed for the athlete: "short bike sessions are much better for me", "Shorter more
+        # frequent sessions work better for me than a few long ones", "the morning training is not good for me"
+        r"|\b(?:is|are|"
+        + _A
+        + r"s|feels?|works?)\s+(?:much\s+|loads\s+|way\s+|far\s+|so\s+much\s+|a\s+lot\s+|just\s+)?"
+        r"(?:better|best|more\s+fun|perfect|ideal|plenty|not\s+good|no\s+good)\s+for\s+me\b"
+        r"|\bfor\s+me\s+(?:it\s+)?(?:is|" + _A + r"s)\s+(?:much\s+|way\s+)?(?:better|best|easier|more\s+fun)\b",
         needs_run_object=True,
     ),
     _rule(
@@ -484,7 +491,15 @@ RULES: tuple[Rule, ...] = (
         r"|i\s+(?:have|get)\s+)?"
         r"(?:is|are|=)\s+(?:\w+\s+){0,2}?"
         + _TIME
-        + r"\b|\b(?:is|are)\s+my\s+(?:run|running|training)\s+(?:nights?|days?|mornings?|evenings?)\b",
+        + r"\b|\b(?:is|are)\s+my\s+(?:run|running|training)\s+(?:nights?|days?|mornings?|evenings?|time)\b"
+        # the one time there is for it: "mornings only for training", "train before work only", "my own runs are
+        # evenings", "the running has to go in the mornings"
+        r"|\b(?:mornings?|evenings?|afternoons?|lunch\w*|before\s+work|after\s+work|nights?)\s+only\b"
+        r"(?!\s+(?:this|today|once)\b)"
+        r"|\bmy\s+(?:own\s+)?(?:runs|training|sessions|running)\s+(?:are|is|will\s+be|ha(?:s|ve)\s+to\s+be|go(?:es)?)\s+"
+        r"(?:in\s+the\s+|at\s+)?" + _TIME + r"\b"
+        r"|\b(?:running|training|runs|sessions)\s+(?:ha(?:s|ve)\s+to|must|needs?\s+to)\s+(?:go|be|happen)\s+(?:in\s+the\s+"
+        r"|at\s+|before\s+|after\s+)?" + _TIME + r"\b",
     ),
     _rule(
         "third_person_preference",

@@ -309,3 +309,20 @@ def test_an_event_or_a_target_of_any_sport_is_a_goal(text: str) -> None:
 )
 def test_a_past_event_or_an_errand_is_no_goal(text: str) -> None:
     assert not any("context:goal" in c.tags for c in extract_memories(text, MESSAGE))
+
+
+@pytest.mark.parametrize(
+    ("text", "tag"),
+    [
+        ("Short track sessions are much better for me than long tempos.", "intensity:track"),
+        ("Evenings only for training, the mornings are the school run.", "time:evening"),
+        ("My own runs have to be at lunch, the rest of the day is meetings.", "time:lunch"),
+    ],
+)
+def test_a_kind_or_a_time_weighed_for_the_athlete_is_a_preference(text: str, tag: str) -> None:
+    assert any(c.type is PREFERENCE and tag in c.tags for c in extract_memories(text, MESSAGE))
+
+
+def test_days_the_athlete_can_train_are_a_schedule_not_a_preference() -> None:
+    found = extract_memories("I can train Tuesday, Thursday and Sunday only.", MESSAGE)
+    assert [c.type for c in found] == [CONTEXT] and "context:schedule" in found[0].tags
