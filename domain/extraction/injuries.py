@@ -26,6 +26,7 @@ _SYMPTOM_RE = re.compile(
     r"|popped|stress\s+reaction|bursitis|shin\s+splints|dodgy|achey|knackered|iffy|grumpy|angry|flare[-\s]?ups?"
     r"|surgeries|op|neuroma|metatarsalgia|(?<!\d)(?:[1-9]|10)\s*/\s*10|(?:pin|plate|screws?|rod)(?=\s+in\b)|diagnos\w*|disease|syndrome|osgood[-\s]schlatter|(?:osteo)?arthriti\w*|weakness|numb\w*|tingl\w*|pins\s+and\s+needles|went\s+dead"
     r"|lock(?:s|ing)?\s+up|gave\s+way|giv(?:es|ing)\s+way|grabbed|recon|replacement|arthroscop\w*|doms"
+    r"|pinch(?:es|ed|ing|y)?|aggravat\w*|jammed|snapped|separated|hyperextend\w*|pops|popping|snapping|fused"
     r"|went(?=\s+(?:at|during|halfway|mid|pop|twang|bang)\b|\s*(?:[.,;!]|$))"
     r"|bad(?=\s+(?:left\s+|right\s+|lower\s+|upper\s+)?(?:knees?|ankles?|back|hips?|shoulders?|achilles|hamstrings?"
     r"|calf|calves|foot|feet|shins?|neck|wrists?|elbows?|heels?|quads?|groin)\b)"

@@ -326,3 +326,17 @@ def test_a_kind_or_a_time_weighed_for_the_athlete_is_a_preference(text: str, tag
 def test_days_the_athlete_can_train_are_a_schedule_not_a_preference() -> None:
     found = extract_memories("I can train Tuesday, Thursday and Sunday only.", MESSAGE)
     assert [c.type for c in found] == [CONTEXT] and "context:schedule" in found[0].tags
+
+
+@pytest.mark.parametrize(
+    ("text", "tag"),
+    [
+        ("Left shoulder pinching at the top of the stroke again.", "body:shoulder"),
+        ("Jammed my middle finger at volleyball, strapped it.", "body:finger"),
+        ("Pec strain from the bench press, two weeks now.", "body:chest"),
+        ("Pain deep in the buttock on long runs for a month.", "body:glute"),
+        ("Knee hyperextends when I land from jumps.", "body:knee"),
+    ],
+)
+def test_more_words_of_injury_and_body_are_read(text: str, tag: str) -> None:
+    assert any(c.type is INJURY and tag in c.tags for c in extract_memories(text, NOTE))
