@@ -24,7 +24,9 @@ Blind-scored twice, each time once, aggregates only (`python -m tests.experiment
   +4 tp / +0 fp, the stage alone P 0.94 at 0.75; trained on dev, read on the outside writer's texts, 0.89),
   but on the blind writer's phrasing only 8 of its 14 additions matched a label.
 Both times precision fell by more than 0.01 (and the second time F1 rose by less than 0.02), so the stage is
-not wired in: `with_learned` runs it beside the rules for experiments only. Beside the rules, not folded into
+not wired in: `with_learned` runs it beside the rules for experiments only. With four writers' sets, left out
+one writer at a time (tests/experiments/learned_writers.py), it adds F1 +0.002 to +0.008 on the held-out writer
+at precision -0.003 to -0.008: still short of the bar. Beside the rules, not folded into
 their clause loop, it also costs throughput (dev + outside texts at load 6: 4,795 -> 3,720 texts/s).
 """
 
