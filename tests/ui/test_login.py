@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from nicegui.testing import User
-from sqlalchemy import select
+from sqlalchemy import Engine, select
 
 from domain.models import Memory
 from domain.users import find_user, set_disabled
@@ -63,11 +63,8 @@ async def test_admin_lands_on_admin_console_and_athlete_cannot_open_it(user: Use
 async def test_an_open_page_changes_nothing_once_the_account_is_disabled(user: User, app_database: str) -> None:
     await log_in(user, "alex")
     await user.should_see("Occasional knee soreness")
-    engine = make_engine(app_database)
-    with unit_of_work(engine) as session:
-        admin, alex = find_user(session, "admin"), find_user(session, "alex")
-        assert admin is not None and alex is not None
-        set_disabled(session, admin, user_id=alex.id, disabled=True)
+    engine = _disable_alex(app_database)
+    with unit_of_work(engine, read_only=True) as session:
         before = len(session.scalars(select(Memory)).all())
     user.find("Add memory").click()
     user.find("Content").type("Written after the account was disabled")
@@ -81,11 +78,7 @@ async def test_an_open_page_changes_nothing_once_the_account_is_disabled(user: U
 async def test_a_disabled_account_opening_its_page_again_is_sent_to_log_in(user: User, app_database: str) -> None:
     await log_in(user, "alex")
     await user.should_see("Occasional knee soreness")
-    engine = make_engine(app_database)
-    with unit_of_work(engine) as session:
-        admin, alex = find_user(session, "admin"), find_user(session, "alex")
-        assert admin is not None and alex is not None
-        set_disabled(session, admin, user_id=alex.id, disabled=True)
+    _disable_alex(app_database)
     await user.open("/")
     await user.should_see("Username")
     await user.should_not_see("Occasional knee soreness")
@@ -97,3 +90,13 @@ async def test_an_admin_opening_the_athletes_page_lands_on_the_admin_console(use
     await user.open("/")
     await user.should_see("Admin console")
     await user.should_not_see("What your coach remembers")
+
+
+def _disable_alex(app_database: str) -> Engine:
+    """The admin disables alex's account, as the admin console does; the engine, to look afterwards."""
+    engine = make_engine(app_database)
+    with unit_of_work(engine) as session:
+        admin, alex = find_user(session, "admin"), find_user(session, "alex")
+        assert admin is not None and alex is not None
+        set_disabled(session, admin, user_id=alex.id, disabled=True)
+    return engine
