@@ -116,11 +116,11 @@ CONTEXT_TOPICS: dict[str, str] = {
         r"|school\s+(?:drop[-\s]?offs?|pick[-\s]?ups?)|\d+[-\s](?:week|month|year)[-\s]olds?|(?<=our\s)(?:youngest|eldest|oldest)"
         r"|(?:two|three|four|five|\d)\s+(?:young\s+|little\s+|teenage\s+|teen\s+|grown[-\s]up\s+)?(?:boys|girls)|teenagers"
         r"|stay[-\s]at[-\s]home\s+(?:mum|mom|dad|parent)|(?:two|three|four|five|\d)\s+under\s+(?:\d+|two|three|four|five"
-        r"|six|seven|eight|ten)"
+        r"|six|seven|eight|ten)|(?:dad|mum|mom|parent)\s+duty"
     ),
     "family": (
         r"family|wife|husband|hubby|partner|pregnan\w*|post[-\s]?partum|parents?|mum|mom|dad|carer\s+for|childcare"
-        r"|solo\s+parent\w*"
+        r"|solo\s+parent\w*|puppy"
     ),
     "commute": r"commut\w*",
     "gym": (
@@ -155,6 +155,7 @@ CONTEXT_TOPICS: dict[str, str] = {
     # where the athlete lives or is moving to ("we live in Boulder", "moving house to the countryside")
     "location": (
         r"(?:live|lives|living|based|moved|moving|relocat\w*)\s+(?:in|to|at|near|by|on|out\s+to|up\s+to|house|abroad)"
+        r"|moved\s+from\s+[\w-]+(?:\s+[\w-]+)?\s+to"
         r"|countryside|where\s+i\s+live|round\s+here|around\s+here|no\s+street\s*lights|front\s+door"
     ),
     # when the athlete can train and what is fixed around it ("a 4-on-4-off rota", "term time", "plan around it")

@@ -101,6 +101,16 @@ _GIVES_PAIN_RE = re.compile(
 )
 
 
+# What something done leaves a part of the body as says the cause itself, whatever the session is called: "Box jumps
+# leave my ankles stiff the next day", "backstroke makes my neck ache", "long climbs leave my forearms pumped".
+_LEAVES_SORE_RE = re.compile(
+    r"\b(?:leaves?|makes?)\s+(?:my\s+|ma\s+|the\s+athlete" + _A + r"s\s+)?(?:[\w-]+\s+){1,4}?(?:stiff|sore|numb"
+    r"|destroyed|wrecked|in\s+bits|tight|heavy|dead|toast|ache|aching|achy|pumped|cooked|fried|trashed|smashed"
+    r"|battered|jelly|shot|burning)\b",
+    re.IGNORECASE,
+)
+
+
 def sessions_and_habit(text: str, sentence: Span) -> bool:
     """Whether `sentence` names a kind of session and a word of cause or habit (once per sentence: linear)."""
     return (
@@ -114,6 +124,8 @@ def session_soreness(text: str, span: Span, in_sentence: bool = False) -> bool:
     word of habit may stand in another clause of the sentence (`in_sentence`, from `sessions_and_habit`: "I
     love tempo runs but they always leave my hip sore", "Calves cramped at 3k, always happens on bricks"),
     unless the injury's own word is a pain ("Knee started aching at 20k, as it does on every long run")."""
+    if _LEAVES_SORE_RE.search(text, span.start, span.end) and not _REAL_INJURY_RE.search(text, span.start, span.end):
+        return True
     own = _SESSION_RE.search(text, span.start, span.end) and _CAUSE_RE.search(text, span.start, span.end)
     if not own and (not in_sentence or _PAIN_LIKE_RE.search(text, span.start, span.end) is not None):
         return False

@@ -539,6 +539,8 @@ RULES: tuple[Rule, ...] = (
         + r")s?\b|"
         + I_AM
         + r"(?:a\s+)?(?:full[-\s]time\s+|part[-\s]time\s+)?(?:student|retired|self[-\s]employed|freelancer)\b"
+        r"|\bi\s+work\s+(?:offshore|abroad|overseas|away|on\s+(?:the\s+)?rigs)\b"
+        r"|\bmy\s+(?:office|work|working|shift)\s+(?:timings?|hours)\s+(?:is|are)\b"
         r"|\bi\s+teach\b|\bfor\s+a\s+living\b|\bbetween\s+jobs\b|\bout\s+of\s+work\b|\bunemployed\b"
         r"|\bon\s+(?:maternity|paternity|parental|sick|gardening)\s+leave\b"
         r"|" + I_AM + r"off\s+work\s+on\s+(?:mon|tue|wed|thu|fri|sat|sun)\w*s\b"
@@ -781,9 +783,26 @@ RULES: tuple[Rule, ...] = (
         "life_context",
         CONTEXT,
         MEDIUM,
-        r"\b(?:i|we)\s+"
-        + _ADV
-        + r"{0,2}live\s+(?:at|in|on|near|by|up|somewhere|right)\b|"
+        r"\b(?:i|we)\s+" + _ADV + r"{0,2}live\s+(?:at|in|on|near|by|up|somewhere|right)\b"
+        # the place without a subject, or a move between two: "Live in Quito these days", "we moved from Hull to Perth"
+        r"|^(?:(?:and|but|so)\s+)?live\s+(?:in|near)\b|\b(?:we|i)\s+(?:just\s+|recently\s+)?moved\s+from\s+[\w-]+"
+        r"(?:\s+[\w-]+)?\s+to\b"
+        # a diet kept for years or kept strictly: "I've been veggie since uni", "I am strict vegan"
+        r"|\bi(?:"
+        + _A
+        + r"ve|\s+have)\s+been\s+(?:a\s+)?(?:vegan|vegetarian|veggie|pescatarian)\b|"
+        + I_AM
+        + r"(?:pure|strict|fully|full|mostly)\s+(?:vegan|vegetarian|veggie|pescatarian)\b"
+        # a partner whose life shapes the week: "my husband works away all week", "my partner and I are expecting"
+        r"|\bmy\s+(?:wife|husband|hubby|partner)\s+(?:is\s+(?:also\s+|now\s+)?(?:training|away|working)|works?\s+"
+        r"(?:away|nights|shifts|abroad|offshore|long\s+hours)|and\s+i\s+are\s+expecting)\b"
+        # a new puppy: "we've just got a puppy", "new puppy at home"
+        r"|\b(?:got|getting|have|new)\s+(?:a\s+|our\s+)?(?:new\s+)?puppy\b"
+        # what the children do at fixed times: "the kids' rugby is Saturday", "Kids have gymnastics on Fridays"
+        r"|\b(?:the|my|our)\s+(?:kids|children|son|daughter|boys|girls)" + _A + r"s?\s+(?:football|swimming|swim"
+        r"|rugby|hockey|netball|gymnastics|dance|ballet|training|matches|games|clubs?|activities|lessons)\b"
+        r"|^(?:the\s+)?(?:kids|children)\s+(?:have|do)\s+[\w-]+\s+(?:on\s+)?(?:" + _WEEKDAYS + r")\b"
+        r"|\bon\s+(?:dad|mum|mom|parent)\s+duty\b|"
         + I_AM
         + r"(?:a\s+)?(?:type\s*[12]\s+)?(?:vegan|vegetarian|"
         + _CONDITION_WORDS
@@ -876,11 +895,14 @@ RULES: tuple[Rule, ...] = (
         r"\bi\s+" + _ADV + r"{0,2}(?:travel|fly)\b(?:\s+\w+){0,4}?\s+(?:a\s+lot|often|frequently|for\s+work|every"
         r"|regularly|constantly|weekly|most\s+weeks|all\s+the\s+time|monthly|fortnightly|once\s+a\s+month"
         r"|twice\s+a\s+month)\b|\b(?:away|travel\w*)\s+for\s+work\b"
-        r"|\btravel\w*\b(?:\s+[\w-]+){1,5}?\s+for\s+work\b"
+        r"|\btravel\w*\b(?:\s+[\w-]+){1,5}?\s+(?:for|with)\s+work\b"
+        # a stay somewhere for work: "I'm in Oslo for work till May", "off to Lyon for work", "here for work all week"
+        r"|\b(?:i(?:" + _A + r"m|\s+am|" + _A + r"ll\s+be|\s+will\s+be)|we(?:" + _A + r"re|\s+are)|off|here|out"
+        r"|over|away|based|flying|going|heading)\s+(?:(?:in|to|out\s+in|over\s+in)\s+)?(?:[\w-]+\s+){0,2}?for\s+work\b"
         # a stay somewhere else: "heading to Colorado for a month", "we're in Kenya for three months"
         r"|"
         + _STAY_AWAY
-        + r"|\bworking\s+away\b|\baway\s+with\s+work\b|\bwork\s+(?:has|takes|sends|keeps)\s+me\s+(?:in|to|away"
+        + r"|\bworking\s+away\b|\baway\s+with\s+work\b|\bwork\s+(?:has|takes|sends|sent|keeps)\s+me\s+(?:in|to|away"
         r"|on\s+the\s+road|abroad|travel\w*|all\s+over)\b|\bon\s+the\s+road\s+(?:for|a\s+lot|most|half"
         r"|\w+\s+(?:days|weeks|nights)|every|constantly"
         r"|again)\b|\b(?:in|from)\s+hotels\b|\bhotel\s+(?:gyms|treadmills|rooms"
@@ -1138,6 +1160,10 @@ RULES: tuple[Rule, ...] = (
         + r"\b(?:\s+[\w-]+){0,2}?"
         r"\s+my\s+(?:stomach|gut|legs|hr|heart\s+rate|sleep|appetite)\b"
         r"|\b(?:i|they)\s+" + _ADV + r"{0,2}(?:fade|blow\s+up|bonk|overheat|cramp|struggle|suffer)\b(?:\s+\w+){0,4}?\s+"
-        r"(?:in|on|with|after|during|when|if)\b",
+        r"(?:in|on|with|after|during|when|if)\b"
+        # what a kind of session leaves a part of the body as, whatever the session is called: "Box jumps leave my
+        # ankles stiff the next day", "backstroke makes my neck ache", "long climbs always leave my forearms pumped"
+        r"|\b(?:leaves?|makes?)\s+(?:my|ma)\s+(?:[\w-]+\s+){1,4}?(?:stiff|sore|numb|destroyed|wrecked|in\s+bits|tight"
+        r"|heavy|dead|toast|ache|aching|achy|pumped|cooked|fried|trashed|smashed|battered|jelly|shot|burning)\b",
     ),
 )

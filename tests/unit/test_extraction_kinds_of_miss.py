@@ -340,3 +340,53 @@ def test_days_the_athlete_can_train_are_a_schedule_not_a_preference() -> None:
 )
 def test_more_words_of_injury_and_body_are_read(text: str, tag: str) -> None:
     assert any(c.type is INJURY and tag in c.tags for c in extract_memories(text, NOTE))
+
+
+@pytest.mark.parametrize(
+    ("text", "tag"),
+    [
+        ("Box jumps leave my ankles stiff the next day.", "body:ankle"),
+        ("Backstroke makes my neck ache for hours.", "body:neck"),
+        ("Long climbs always leave my forearms pumped.", "body:forearm"),
+    ],
+)
+def test_what_a_session_leaves_a_body_part_as_is_a_training_response(text: str, tag: str) -> None:
+    found = extract_memories(text, NOTE)
+    assert [c.type for c in found] == [RESPONSE] and tag in found[0].tags
+
+
+def test_what_an_accident_left_a_body_part_as_stays_an_injury() -> None:
+    assert [c.type for c in extract_memories("The crash left my knee swollen.", NOTE)] == [INJURY]
+
+
+@pytest.mark.parametrize(
+    ("text", "tags"),
+    [
+        # a stay somewhere for work
+        ("I'm in Oslo for work till May, the hotel has a treadmill.", {"context:travel", "context:work"}),
+        ("Off to Lyon for work until March.", {"context:travel", "context:work"}),
+        # work away from home, and fixed office hours
+        ("I work offshore on a supply vessel.", {"context:work"}),
+        ("My office hours are 8 to 6.", {"context:work"}),
+        # the place without a subject, or a move between two places
+        ("Live in Quito these days, so everything is at altitude.", {"context:location"}),
+        ("We moved from Hull to Perth in the spring.", {"context:location"}),
+        # a diet kept for years or strictly
+        ("I've been veggie since uni.", {"context:diet"}),
+        ("I am strict vegan.", {"context:diet"}),
+        # a partner, a puppy, the children's fixed activities
+        ("My husband works nights so mornings are mine.", {"context:family"}),
+        ("My partner and I are expecting twins in June.", {"context:family"}),
+        ("We've just got a new puppy.", {"context:family"}),
+        ("The kids' rugby is Saturday mornings so that day is out.", {"context:kids"}),
+        ("Kids have gymnastics on Fridays.", {"context:kids"}),
+        ("After work I'm on mum duty until bedtime.", {"context:kids"}),
+    ],
+)
+def test_life_around_training_told_without_the_usual_words_is_context(text: str, tags: set[str]) -> None:
+    assert any(c.type is CONTEXT and tags <= set(c.tags) for c in extract_memories(text, MESSAGE))
+
+
+@pytest.mark.parametrize("text", ["I'm up at 5 for work.", "Off to Lyon for work next week."])
+def test_an_early_start_or_a_one_off_trip_for_work_is_no_travel(text: str) -> None:
+    assert not any("context:travel" in c.tags for c in extract_memories(text, MESSAGE))
