@@ -2,9 +2,9 @@
 real services (one unit of work each, its audit event included) for an athlete with 1,000 and
 with 100,000 memories (quick: 10,000; PostgreSQL 10,000 only), on SQLite (synchronous=FULL) and PostgreSQL, and on
 PostgreSQL with 8 writers (one athlete each), first as threads of one process, then as 8 processes
-(as several app instances write); SQLite with 4 writer threads (one process's writers queue on its
-writer lock, persistence/sqlite_writers.py: the figure is their latency per write, p50 / p95 / max;
-full mode only);
+(as several app instances write; quick: the processes only); SQLite with 4 writer threads (one
+process's writers queue on its writer lock, persistence/sqlite_writers.py: the figure is their
+latency per write, p50 / p95 / max; full mode only);
 list_pending at 200 / 2,000 / 20,000 (quick: 200 / 2,000).
 
 Beside each rate, the physical reference measured in the same run, interleaved round by round
@@ -356,9 +356,12 @@ def run(quick: bool = False) -> None:
                     break
                 per_writer = per_round if writers == 1 else per_round // 2
                 heavy = (stored // writers,) * writers
-                # several writers: rounds in threads, then (PostgreSQL) as many in processes, on the same data
+                # several writers: rounds in threads, then (PostgreSQL) as many in processes, on the same data;
+                # quick: the processes only (as several instances write), to stay under three minutes
                 passes = 2 if writers > 1 and store != "SQLite" else 1
-                spec = Spec(athletes=writers, memories=stored, heavy=heavy, heavy_pending=passes * rounds * per_writer)
+                in_threads = not (quick and passes > 1)
+                pending_rounds = (passes if in_threads else 1) * rounds
+                spec = Spec(athletes=writers, memories=stored, heavy=heavy, heavy_pending=pending_rounds * per_writer)
                 setup = prepare(engine, spec)
                 loaded_head = _head(engine)
                 if store == "SQLite":
@@ -366,13 +369,15 @@ def run(quick: bool = False) -> None:
                 else:
                     raw = postgres_raw(engine, writers)
                 label = store if writers == 1 else f"{store}, {writers} writers"
-                rows.append((label, stored, measure(setup, raw, rounds, per_writer), setup.outcomes))
-                print(f"  measured {label} at {stored:,} memories", flush=True)
+                if in_threads:
+                    rows.append((label, stored, measure(setup, raw, rounds, per_writer), setup.outcomes))
+                    print(f"  measured {label} at {stored:,} memories", flush=True)
                 if passes > 1:
                     setup.outcomes = Counter()
                     processes = WriterProcesses(setup)
+                    first = rounds if in_threads else 0
                     try:
-                        result = measure(setup, raw, rounds, per_writer, processes=processes, first_round=rounds)
+                        result = measure(setup, raw, rounds, per_writer, processes=processes, first_round=first)
                     finally:
                         processes.close()
                     rows.append((f"{store}, {writers} processes", stored, result, setup.outcomes))
