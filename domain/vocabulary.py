@@ -120,7 +120,7 @@ CONTEXT_TOPICS: dict[str, str] = {
     ),
     "family": (
         r"family|wife|husband|hubby|partner|pregnan\w*|post[-\s]?partum|parents?|mum|mom|dad|carer\s+for|childcare"
-        r"|solo\s+parent\w*|puppy"
+        r"|solo\s+parent\w*|puppy|mam|carer|mother|father"
     ),
     "commute": r"commut\w*",
     "gym": (
@@ -175,7 +175,8 @@ CONTEXT_TOPICS: dict[str, str] = {
         r"|endometriosis|pcos|arthritis|long\s+covid|low\s+iron|beta[-\s]blockers?|insulin|inhalers?|heart\s+murmur"
         r"|murmur|afib|atrial\s+fibrillation|raynaud\w*|hypermobil\w*|osteopenia|osteoporosis|scoliosis|fibromyalgia"
         r"|lupus|multiple\s+sclerosis|sleep\s+apn\w*|(?:rheumatoid|psoriatic)\s+arthritis|ankylosing\s+spondylitis|gout"
-        r"|pots|ptsd|heart\s+scare|hearing\s+loss|tinnitus"
+        r"|pots|ptsd|heart\s+scare|hearing\s+loss|tinnitus|heart\s+attack|cardiac\s+rehab\w*|paraplegi\w*"
+        r"|registered\s+blind|hay\s*fever|ferritin|osteoarthritis"
     ),
     "altitude": r"altitude|\d[,.]?\d{3}\s*(?:m|metres|meters)(?=\W|$)",
     "goal": r"marathon|half\s+marathon|ultra|ironman|goal\s+race|target\s+race|a\s+race",

@@ -148,6 +148,8 @@ _CONDITIONS = (
     r"|osteoporosis|scoliosis|sleep\s+apn\w*|eczema|psoriasis|insulin|blood\s+sugars?|sugar\s+levels"
     r"|(?:rheumatoid|psoriatic|inflammatory)\s+arthritis|ankylosing\s+spondylitis|gout|pots|ptsd|relapsing[-\s]remitting"
     r"|ms\s+nurse|parkinson\w*|heart\s+scare|hearing\s+loss|tinnitus|swimmer" + _A + r"?s\s+ear"
+    r"|blood\s+pressure|heart\s+attack|cardiac\s+rehab\w*|paraplegi\w*|tetraplegi\w*|registered\s+blind"
+    r"|retinitis\s+pigmentosa|lost\s+my\s+sight|hay\s*fever|allergic\s+to\s+\w+|ferritin|osteoarthritis"
 )
 # The same as a word for the athlete: "I'm diabetic", "she is asthmatic".
 _CONDITION_WORDS = (
@@ -172,6 +174,13 @@ _SCHEDULE = (
     r"\s+limits|impossible|taken|a\s+write[-\s]off|open|free|anything\s+goes)\b"
     r"|\b(?:" + _WEEKDAYS + r"|(?:mornings?|evenings?|afternoons?))\s+(?:are\s+|is\s+)?(?:off|free)\s+(?:again|now|from"
     r"|each|every)\b"
+    # a kind of session bound to a day: "the long ride has to be Sunday", "long stuff will have to go midweek"
+    r"|\blong\s+(?:runs?|rides?|stuff|ones?|sessions?)\s+(?:has|have|will\s+have|(?:has|have)\s+got)\s+(?:to|gotta)\s+"
+    r"(?:be|go)\s+(?:on\s+)?(?:a\s+)?(?:" + _WEEKDAYS + r"|midweek|weekends?|there)\b"
+    r"|\bhas\s+gotta\s+be\s+(?:on\s+)?(?:" + _WEEKDAYS + r")\b"
+    # the one free day, or the days a helper can do: "Friday is my only free day", "my guide can only do Mondays"
+    r"|\b(?:" + _WEEKDAYS + r")\s+(?:is|are)\s+my\s+only\s+(?:free\s+|spare\s+|full\s+)?days?\b"
+    r"|\bcan\s+only\s+do\s+(?:" + _WEEKDAYS + r")\s+(?:and|&)\s+(?:" + _WEEKDAYS + r")\b"
 )
 # What the athlete trains with: "I only have a treadmill at home", "I've got a squat rack, barbell ... in the garage",
 # "I bought a Concept2 for the garage", "No gym membership, just a pull up bar" (not a session: "a treadmill session").
@@ -796,6 +805,10 @@ RULES: tuple[Rule, ...] = (
         # a partner whose life shapes the week: "my husband works away all week", "my partner and I are expecting"
         r"|\bmy\s+(?:wife|husband|hubby|partner)\s+(?:is\s+(?:also\s+|now\s+)?(?:training|away|working)|works?\s+"
         r"(?:away|nights|shifts|abroad|offshore|long\s+hours)|and\s+i\s+are\s+expecting)\b"
+        # a parent who is ill or moved in: "my dad's in hospital again", "my mam is poorly", "mum has moved in with us"
+        r"|\b(?:my|me)\s+(?:mum|mom|mam|mother|dad|father|gran|nan)(?:" + _A + r"s|\s+is|\s+has)\s+(?:\w+\s+)?"
+        r"(?:sick|ill|unwell|poorly|in\s+hospital|moved\s+in|dementia)\b|^being\s+a\s+carer\b"
+        r"|\bcan" + _A + r"?t\s+leave\s+(?:my\s+)?(?:mum|mom|mam|mother|dad|father)\b"
         # a new puppy: "we've just got a puppy", "new puppy at home"
         r"|\b(?:got|getting|have|new)\s+(?:a\s+|our\s+)?(?:new\s+)?puppy\b"
         # what the children do at fixed times: "the kids' rugby is Saturday", "Kids have gymnastics on Fridays"

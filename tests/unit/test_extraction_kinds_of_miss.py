@@ -390,3 +390,47 @@ def test_life_around_training_told_without_the_usual_words_is_context(text: str,
 @pytest.mark.parametrize("text", ["I'm up at 5 for work.", "Off to Lyon for work next week."])
 def test_an_early_start_or_a_one_off_trip_for_work_is_no_travel(text: str) -> None:
     assert not any("context:travel" in c.tags for c in extract_memories(text, MESSAGE))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My blood pressure runs high, the GP is keeping an eye on it.",
+        "Back running after a heart attack two years ago.",
+        "Paraplegic since a climbing fall, I race in a day chair.",
+        "Bad hay fever from May to July.",
+        "I'm allergic to bee stings so I carry a pen.",
+        "Ferritin came back at 12 last month.",
+    ],
+)
+def test_more_conditions_the_athlete_lives_with_are_health(text: str) -> None:
+    assert any(c.type is CONTEXT and "context:health" in c.tags for c in extract_memories(text, MESSAGE))
+
+
+def test_an_allergy_cut_off_before_its_cause_is_nothing() -> None:
+    assert extract_memories("I'm no longer allergic to...", MESSAGE) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The long ride has to be Sunday, no way around it.",
+        "Long runs will have to go midweek while the house move happens.",
+        "Friday is my only free day.",
+        "My sitter can only do Tuesdays and Thursdays.",
+    ],
+)
+def test_a_session_bound_to_a_day_or_the_one_free_day_is_a_schedule(text: str) -> None:
+    assert any(c.type is CONTEXT and "context:schedule" in c.tags for c in extract_memories(text, MESSAGE))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My dad's in hospital again so everything is up in the air.",
+        "Being a carer means I never know when I'll get out.",
+        "I can't leave my father on his own for long.",
+    ],
+)
+def test_a_parent_who_is_ill_or_needs_care_is_family(text: str) -> None:
+    assert any(c.type is CONTEXT and "context:family" in c.tags for c in extract_memories(text, MESSAGE))
