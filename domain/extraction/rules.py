@@ -785,7 +785,13 @@ RULES: tuple[Rule, ...] = (
         r"|lbs)\b|quarter[-\s]?finals|semi[-\s]?finals|promotion|selection)"
         r"|\b(?:is|" + _A + r"s)\s+(?:the|my)\s+(?:big\s+one|dream|main\s+(?:event|goal|target|race))\b"
         r"|\b(?:going|aiming|gunning)\s+for\s+(?:the\s+)?(?:[\w'’-]+\s+){0,3}?(?:promotion|title|championships?|selection"
-        r"|qualification|gold|medal|podium)\b",
+        r"|qualification|gold|medal|podium)\b"
+        # an event named only by its name: "The Dublin one is the goal", "Week 6 of 16 for Chicago", "I'm doing Berlin
+        # in September", "run the Bay 10k in June", "take part in the relay in May"
+        r"|^(?:the\s+)?(?:[\w'’-]+\s+){1,4}?(?:is|will\s+be)\s+(?:the|my)\s+(?:big\s+|main\s+|real\s+)?(?:goal|target)\b"
+        r"|\bweek\s+\d+\s+of\s+\d+\s+(?:for|to|until)\s+\w"
+        r"|\b(?:i(?:" + _A + r"m|\s+am)\s+(?:doing|running|racing)|take\s+part\s+(?:in|to)|run\s+the|race\s+the)\s+"
+        r"(?:[\w'’-]+\s+){1,4}?in\s+" + _MONTH + r"\b",
         tags=("context:goal",),
     ),
     _rule(

@@ -239,7 +239,7 @@ def test_chronic_injury_is_high_confidence_single_instance_low() -> None:
         (
             "Don't forget that I'm racing Berlin in September.",
             MemoryType.CONTEXT,
-            ("intensity:race",),
+            ("context:goal",),  # a race ahead named by its city and month is a goal
             "Is racing Berlin in September",
         ),
         ("Remember that my knee is fully healed now.", MemoryType.CONTEXT, ("body:knee",), "Knee is fully healed now"),

@@ -434,3 +434,20 @@ def test_a_session_bound_to_a_day_or_the_one_free_day_is_a_schedule(text: str) -
 )
 def test_a_parent_who_is_ill_or_needs_care_is_family(text: str) -> None:
     assert any(c.type is CONTEXT and "context:family" in c.tags for c in extract_memories(text, MESSAGE))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The Dublin one is the goal.",
+        "Week 6 of 16 for Chicago, legs ok.",
+        "I'm doing Berlin in September.",
+        "I want to run the Bay 10k in June.",
+    ],
+)
+def test_an_event_named_only_by_its_name_is_a_goal(text: str) -> None:
+    assert any(c.type is CONTEXT and "context:goal" in c.tags for c in extract_memories(text, MESSAGE))
+
+
+def test_an_event_already_run_is_no_goal() -> None:
+    assert extract_memories("I ran the Bay 10k in June.", NOTE) == []
