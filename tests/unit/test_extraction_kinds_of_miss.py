@@ -17,6 +17,11 @@ PREFERENCE, CONTEXT = MemoryType.PREFERENCE, MemoryType.CONTEXT
 INJURY, RESPONSE = MemoryType.INJURY_HISTORY, MemoryType.TRAINING_RESPONSE
 
 
+def has_context(text: str, kind: str) -> bool:
+    """Whether a message yields a context memory tagged context:<kind>."""
+    return any(c.type is CONTEXT and f"context:{kind}" in c.tags for c in extract_memories(text, MESSAGE))
+
+
 def only(text: str, source: MemorySource = MESSAGE) -> tuple[MemoryType, tuple[str, ...], str]:
     [c] = extract_memories(text, source)
     return c.type, c.tags, c.content
@@ -300,7 +305,7 @@ def test_a_condition_of_the_whole_body_is_context_health(text: str) -> None:
     ],
 )
 def test_an_event_or_a_target_of_any_sport_is_a_goal(text: str) -> None:
-    assert any(c.type is CONTEXT and "context:goal" in c.tags for c in extract_memories(text, MESSAGE))
+    assert has_context(text, "goal")
 
 
 @pytest.mark.parametrize(
@@ -404,7 +409,7 @@ def test_an_early_start_or_a_one_off_trip_for_work_is_no_travel(text: str) -> No
     ],
 )
 def test_more_conditions_the_athlete_lives_with_are_health(text: str) -> None:
-    assert any(c.type is CONTEXT and "context:health" in c.tags for c in extract_memories(text, MESSAGE))
+    assert has_context(text, "health")
 
 
 def test_an_allergy_cut_off_before_its_cause_is_nothing() -> None:
@@ -421,7 +426,7 @@ def test_an_allergy_cut_off_before_its_cause_is_nothing() -> None:
     ],
 )
 def test_a_session_bound_to_a_day_or_the_one_free_day_is_a_schedule(text: str) -> None:
-    assert any(c.type is CONTEXT and "context:schedule" in c.tags for c in extract_memories(text, MESSAGE))
+    assert has_context(text, "schedule")
 
 
 @pytest.mark.parametrize(
@@ -433,7 +438,7 @@ def test_a_session_bound_to_a_day_or_the_one_free_day_is_a_schedule(text: str) -
     ],
 )
 def test_a_parent_who_is_ill_or_needs_care_is_family(text: str) -> None:
-    assert any(c.type is CONTEXT and "context:family" in c.tags for c in extract_memories(text, MESSAGE))
+    assert has_context(text, "family")
 
 
 @pytest.mark.parametrize(
@@ -446,7 +451,7 @@ def test_a_parent_who_is_ill_or_needs_care_is_family(text: str) -> None:
     ],
 )
 def test_an_event_named_only_by_its_name_is_a_goal(text: str) -> None:
-    assert any(c.type is CONTEXT and "context:goal" in c.tags for c in extract_memories(text, MESSAGE))
+    assert has_context(text, "goal")
 
 
 def test_an_event_already_run_is_no_goal() -> None:
