@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from functools import lru_cache
+from typing import Any
 
-from sqlalchemy import ColumnElement, and_, case, func, select
+from sqlalchemy import BindParameter, Select, and_, bindparam, case, func, select
 from sqlalchemy.orm import Session
 
 from domain import proposals
@@ -48,22 +50,26 @@ def learned_per_week(
     first = week_start(now or utcnow()) - timedelta(weeks=weeks - 1)
     starts = [first + timedelta(weeks=i) for i in range(weeks)]
     bounds = [datetime(day.year, day.month, day.day, tzinfo=zone) for day in starts]
-    ends: list[datetime | None] = [*bounds[1:], None]  # the current week is open-ended
-    per_week = [func.sum(case((_within(start, end), 1), else_=0)) for start, end in zip(bounds, ends, strict=True)]
-    row = session.execute(
-        select(*per_week).where(
-            Memory.athlete_id == user.id,
-            Memory.status == MemoryStatus.ACTIVE,
-            Memory.created_at >= bounds[0],
-        )
-    ).one()
+    params = {"athlete_id": user.id, **{f"start_{n}": start for n, start in enumerate(bounds)}}
+    row = session.execute(_per_week_counts(weeks), params).one()
     return [WeekCount(week, int(count or 0)) for week, count in zip(starts, row, strict=True)]
 
 
-def _within(start: datetime, end: datetime | None) -> ColumnElement[bool]:
-    if end is None:
-        return Memory.created_at >= start
-    return and_(Memory.created_at >= start, Memory.created_at < end)
+@lru_cache(maxsize=8)
+def _per_week_counts(weeks: int) -> Select[Any]:
+    """Built once per number of weeks, with the week starts as parameters, so a page load does not
+    build a dozen CASE expressions again (SQLAlchemy then reuses its compiled form too). The last
+    week is open-ended."""
+    created = Memory.created_at
+    starts = [bindparam(f"start_{n}", type_=created.type) for n in range(weeks)]
+    ends: list[BindParameter[Any] | None] = [*starts[1:], None]
+    per_week = [
+        func.sum(case((created >= start if end is None else and_(created >= start, created < end), 1), else_=0))
+        for start, end in zip(starts, ends, strict=True)
+    ]
+    return select(*per_week).where(
+        Memory.athlete_id == bindparam("athlete_id"), Memory.status == MemoryStatus.ACTIVE, created >= starts[0]
+    )
 
 
 def overview(
