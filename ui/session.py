@@ -189,15 +189,21 @@ async def attempt(work: Work[T]) -> Outcome[T]:
         return Outcome(ok=False)
 
 
-def logged_in_user() -> User | None:
-    """Whoever is logged in on this browser, for the page guards; a stale login is ended."""
+async def logged_in_user() -> User | None:
+    """Whoever is logged in on this browser (read in a worker thread); a stale login is ended."""
     logged_in_id, epoch = logged_in_identity()
     if logged_in_id is None:
         return None
-    with unit_of_work(runtime.current().engine, read_only=True) as session:
-        user = get_user(session, logged_in_id)
-    if user is None or user.disabled or user.session_epoch != epoch:
+    user = await as_visitor(lambda session: current_login(session, logged_in_id, epoch), read_only=True)
+    if user is None:
         log_out()
+    return user
+
+
+def current_login(session: Session, logged_in_id: int, epoch: object) -> User | None:
+    """The logged-in user, unless the login went stale: disabled, password reset, or the user is gone."""
+    user = get_user(session, logged_in_id)
+    if user is None or user.disabled or user.session_epoch != epoch:
         return None
     return user
 

@@ -48,8 +48,8 @@ def review_with_undo_page() -> None:
     """The review section wired to an undo bar, as the Context page wires it (on_undoable=undo.show)."""
 
     @ui.page("/test-review-undo")
-    def page() -> None:
-        if page_user(Role.ATHLETE) is None:
+    async def page() -> None:
+        if await page_user(Role.ATHLETE) is None:
             return
         bar = UndoBar()
 

@@ -30,8 +30,8 @@ RESTORE_DAYS = memories.UNDO_WINDOW.days
 
 
 @ui.page("/account")
-def account_page() -> None:
-    user = page_user(Role.ATHLETE)
+async def account_page() -> None:
+    user = await page_user(Role.ATHLETE)
     if user is None:
         return
     desktop = in_desktop_window()

@@ -40,7 +40,7 @@ def tab_address(name: str) -> str:
 
 @ui.page("/admin")
 async def admin_page(tab: str = FIRST_TAB) -> None:
-    user = page_user(Role.ADMIN)
+    user = await page_user(Role.ADMIN)
     if user is None:
         return
     opened = tab if tab in TABS else FIRST_TAB

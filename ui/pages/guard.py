@@ -9,15 +9,20 @@ from sqlalchemy.orm import Session
 
 from domain.enums import Role
 from domain.models import User
-from domain.users import get_user
 from ui.auth import home_path, log_out, logged_in_identity
-from ui.session import Work, as_visitor, bind_tab, logged_in_user
+from ui.session import Work, as_visitor, bind_tab, current_login
 
 T = TypeVar("T")
 
 
-def page_user(role: Role | None = None) -> User | None:
-    return _admit(logged_in_user(), role)
+async def page_user(role: Role) -> User | None:
+    """Who is logged in, if they may open a page for `role`; read in a worker thread, not on the loop."""
+    admitted = await page_user_with(role, _nothing)
+    return None if admitted is None else admitted[0]
+
+
+def _nothing(_session: Session, _user: User) -> bool:
+    return True
 
 
 async def page_user_with(role: Role, load: Work[T]) -> tuple[User, T] | None:
@@ -29,8 +34,8 @@ async def page_user_with(role: Role, load: Work[T]) -> tuple[User, T] | None:
         return None
 
     def check_then_load(session: Session) -> tuple[User | None, T | None]:
-        user = get_user(session, logged_in_id)
-        if user is None or user.disabled or user.session_epoch != epoch:
+        user = current_login(session, logged_in_id, epoch)
+        if user is None:
             return None, None
         return user, load(session, user) if user.role == role else None
 
@@ -43,11 +48,11 @@ async def page_user_with(role: Role, load: Work[T]) -> tuple[User, T] | None:
     return admitted, data
 
 
-def _admit(user: User | None, role: Role | None) -> User | None:
+def _admit(user: User | None, role: Role) -> User | None:
     if user is None:
         ui.navigate.to("/login")
         return None
-    if role is not None and user.role != role:
+    if user.role != role:
         if role == Role.ADMIN:
             ui.notify("That page is for admins only.", type="warning")
         ui.navigate.to(home_path(user))

@@ -15,8 +15,8 @@ from ui.session import as_visitor, logged_in_user
 
 
 @ui.page("/login")
-def login_page() -> None:
-    user = logged_in_user()
+async def login_page() -> None:
+    user = await logged_in_user()
     if user is not None:
         ui.navigate.to(home_path(user))
         return
