@@ -109,12 +109,14 @@ OUTSIDE_PATH = DATA / "extraction_outside.yaml"
 OUTSIDE2_PATH = DATA / "extraction_outside2.yaml"
 OUTSIDE3_PATH = DATA / "extraction_outside3.yaml"
 OUTSIDE4_PATH = DATA / "extraction_outside4.yaml"
+OUTSIDE5_PATH = DATA / "extraction_outside5.yaml"
 # The outside development sets, each by a writer who had not read the rules, in the order they came: (title, path).
 OUTSIDE_SETS: tuple[tuple[str, Path], ...] = (
     ("OUTSIDE dev set", OUTSIDE_PATH),
     ("OUTSIDE 2 dev set", OUTSIDE2_PATH),
     ("OUTSIDE 3 dev set", OUTSIDE3_PATH),
     ("OUTSIDE 4 dev set", OUTSIDE4_PATH),
+    ("OUTSIDE 5 dev set", OUTSIDE5_PATH),
 )
 BLIND_PATH = DATA / "extraction_blind.yaml"
 THROUGHPUT_TEXTS = 5000
