@@ -43,7 +43,8 @@ BODY_PARTS: dict[str, str] = {
     "heel": r"heels?",
     "back": (
         r"(?<=lower\s)back|(?<=upper\s)back|(?:(?<=my\s)|(?<=his\s)|(?<=her\s)|(?<=their\s)|(?<=bad\s)|(?<=sore\s)"
-        r"|(?<=stiff\s)|(?<=dodgy\s)|(?<=weak\s)|(?<=tight\s))back"
+        # dialect "me back", "ma back" (my back)
+        r"|(?<=stiff\s)|(?<=dodgy\s)|(?<=weak\s)|(?<=tight\s)|(?<=\bme\s)|(?<=\bma\s))back"
         r"(?!\s+(?:to|on|in|into|home|half|end|from|up|out|off|at)\b)"
         r"|back(?=\s+(?:pain|ache|aches|aching|spasms?|issues?|problems?|injury|is|was|went|hurts?|hurting"
         r"|tightness|stiffness|feels|felt|flared|seized|locked)\b)|lumbar|si\s+joint|sacroiliac(?:\s+joint)?|sciatica"

@@ -49,7 +49,8 @@ _TRIGGER_RE = re.compile(
     r"|toddler|away|nearest|love|hate|always|never|prefer|racing|work|rather|would|find|mum|mom|dad|our|single|sucker"
     r"|altitude|studying|going|weekends?|weekdays?|any|anything|more|sleep|training|booked|me|torture|nemesis|kryptonite"
     r"|best|worst|into|happiest|wish|under|caring|looking|keen|bored|least|owner|own"
-    r"|feel|feels|person|thrive|sleeper|goals?|targets?|aim|dream|planning|heading|altitude|away|leave|unemployed"
+    r"|feel|feels|person|thrive|sleeper|goals?|targets?|aim|dream|planning|heading|altitude|away|leave"
+    r"|fifo|rota|roster|freelanc\w*|redundant|unemployed"
     + _A
     + r"s|"
     + ANY_BODY_PART

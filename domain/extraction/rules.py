@@ -49,6 +49,7 @@ _OCCUPATIONS = (
     r"|baker|butcher|bartender|server|salesman|saleswoman|sales\s+rep|estate\s+agent|editor|translator|resident"
     r"|registrar|junior\s+doctor|fisherman|sailor|seafarer|offshore\s+worker|rig\s+worker|technician"
     r"|fifo\s+worker|machinist|operator|dispatcher|call\s+handler|firefighter|police\s+officer|prison\s+officer|guard"
+    r"|dancer|shepherd|stockman|postgrad|sous\s+chef|software\s+dev"
 )
 _SPORTS = (
     r"yoga|pilates|crossfit|(?:the\s+)?gym|weights|strength(?:\s+training|\s+work)?|climbing|bouldering|cycling"
@@ -580,6 +581,21 @@ RULES: tuple[Rule, ...] = (
         r"|" + I_AM + r"working\s+(?:in|at|for|as)\s+(?!(?:the\s+)?(?:mornings?|evenings?|weekends?|moment)\b)\w+"
         r"|\bback\s+to\s+work\b(?:\s+\w+){0,3}?\s+after\s+(?:mat|maternity|pat|paternity|parental)\s+leave\b"
         r"|\b(?:\d|two|three|four|five)\s+on[,\s]+(?:\d|two|three|four|five)\s+off\b"
+        # a work pattern: "FIFO", "a 2 days 2 nights 4 off rota", "two weeks on the rigs and two weeks home", "the day
+        # after a night shift", "around my shifts" (one shift, "before my shift", is often only a time of day)
+        r"|\bfifo\b|\b(?:watch|work|shift|duty)\s+(?:pattern|rota|roster)\b|\b\w+\s+off\s+(?:rota|roster)\b"
+        r"|\b(?:\d+|one|two|three|four)\s+(?:weeks?|days?|nights?)\s+on\b(?:\s+[\w-]+){0,5}?\s+(?:\d+|one|two|three"
+        r"|four)\s+(?:(?:weeks?|days?)\s+)?(?:off|home|hame)\b"
+        r"|\b(?:my|a|each|every|the)\s+night\s+shift\b|\b(?:my|the|our)\s+(?:[\w-]+\s+)?shifts\b"
+        # hours a job takes, a job lost, changed or left: "lab hours", "my 60-hour job", "made redundant",
+        # "freelancing from home", "working four days a week", "leaving the Navy"
+        r"|\b(?:work|working|lab)\s+hours\b|\b\d+[-\s]hour\s+(?:job|working\s+weeks?)\b|\bmade\s+redundant\b"
+        r"|\bfreelanc\w+|\bworking\s+(?:four|three|\d)\s+days\s+a\s+week\b"
+        r"|\bleaving\s+the\s+(?:army|navy|raf|air\s+force|police|military|forces|marines)\b"
+        # coaching or serving as the job: "I coach junior badminton", "I work the gym floor", "I work down the mine"
+        r"|\bi\s+coach\b(?!\s+(?:my|myself|our)\b)(?:\s+[\w'’-]+){0,4}?\s+(?:at|for|a\s+week|every|each|twice"
+        r"|afternoons|evenings|mornings|weekends)\b|\bi\s+work\s+(?:the\s+(?:gym\s+floor|shop\s+floor|floor|door|bar|till"
+        r"|desk|counter|line)|down\s+(?:the|a)\s+(?:mine|pit))\b"
         # a bare occupation as a whole clause: "Teacher, two kids, ...", "ICU nurse on nights"
         r"|^(?:as\s+)?(?:an?\s+)?(?:(?!(?:the|my|his|her|their|our|your)\b)[\w-]+\s+)?(?:" + _OCCUPATIONS + r"|carer"
         r"|software\s+dev|dev)s?(?:\s+on\s+(?:nights|shifts"

@@ -73,6 +73,18 @@ def _athlete_does(m: re.Match[str]) -> str:
     return f"the athlete {m.group(1)}{verb}"
 
 
+# "mine" the athlete's own ("mornings are mine"), not the pit ("twelve hours down the mine", "a coal mine").
+_MINE_THE_ATHLETES = (
+    r"(?<!\bthe\s)(?<!\ba\s)(?<!\bcoal\s)(?<!\bgold\s)(?<!\bsalt\s)(?<!\btin\s)(?<!\biron\s)(?<!\bold\s)"
+    r"\bmine\b(?!\s+(?:shafts?|sites?|workers?|face)\b)"
+)
+# The people a dialect "me" is the athlete's own: "me mam", "me da", "me missus", "me bairns".
+_KIN = (
+    r"(?:mam|mammy|mum|mom|ma|da|dad|daddy|nan|nanna|nana|gran|granny|grandad|missus|missis|fella|husband|wife"
+    r"|partner|kids|bairns?|weans?|brother|sister|sis|bro|auld\s+(?:man|fella|one|wan)|old\s+(?:man|lady|dear))\b"
+)
+# Before a body part "me" is "my" only where no verb can take it as its object: "me knee's gone", "wi' me back".
+_PREPOSITIONS = r"wi" + _A + r"?|with|in|on|to|of|and|at|from|for|by|about|up|under"
 # Never "they" or "them" for the athlete (issue 13): "the athlete", or the subject dropped.
 _MID_REPLACEMENTS: tuple[tuple[re.Pattern[str], _Replacement], ...] = tuple(
     (re.compile(p, re.IGNORECASE), r)
@@ -86,7 +98,10 @@ _MID_REPLACEMENTS: tuple[tuple[re.Pattern[str], _Replacement], ...] = tuple(
         (r"(?<![\w.'’])i\s+((?:(?:" + _BESIDE_SUBJECT + r")\s+)*)([\w'’]+)", _athlete_does),
         (r"(?<![\w.'’])i(?![\w.'’])", "the athlete"),
         (r"\bmyself\b", ""),  # "pushes myself too hard": "pushes too hard" (the spaces closed up after)
-        (r"\bmine\b", "the athlete's"),
+        (_MINE_THE_ATHLETES, "the athlete's"),
+        # dialect "me" for "my": "Me mam is poorly" is the athlete's mam; "wi' me knee" is the knee
+        (r"(?<![\w'’])me\s+(?=" + _KIN + r")", "the athlete's "),
+        (r"(^|\b(?:" + _PREPOSITIONS + r")\s+)me\s+(?=" + _SIDE_OR_BODY + r")", r"\1"),
         (r"\bme\b", "the athlete"),
         (r"\bmy\s+(?=" + _SIDE_OR_BODY + r")", ""),
         (r"\bmy\b", "the athlete's"),
@@ -160,10 +175,16 @@ def _third_person(content: str) -> str:
     return _CONTROL_RE.sub(" ", content)
 
 
-_THEY_RE = re.compile(r"(?:they" + _A + r"re|they\s+are)\s+|(they)\s+(?=\w)", re.IGNORECASE)
+_THEY_RE = re.compile(
+    r"(?:they" + _A + r"re|they\s+are)\s+|(?P<aux>they(?:" + _A + r"ve|" + _A + r"d|" + _A + r"ll)\s+)|(they)\s+(?=\w)",
+    re.IGNORECASE,
+)
+_THEY_AUX = {"'ve": "has", "'d": "would", "'ll": "will"}
 
 
 _LEADING_THEIR_BODY_RE = re.compile(r"(?:his|her|their)\s+(?=" + _SIDE_OR_BODY + r")", re.IGNORECASE)
+# "Their job's in construction": the athlete's job.
+_LEADING_THEIR_RE = re.compile(r"(?:his|her|their)\s+(?=\w)", re.IGNORECASE)
 
 
 # "He's had surgery" (has), "She's 14" (is), "He hates hills": a leading he/she is the athlete.
@@ -190,11 +211,17 @@ def about_the_athlete(content: str) -> str:
     if body is not None:
         rest = content[body.end() :]
         return rest[0].upper() + rest[1:]
+    their = _LEADING_THEIR_RE.match(content)
+    if their is not None:
+        return f"The athlete's {content[their.end() :]}"
     m = _THEY_RE.match(content)
     if m is None:
         return content
     rest = content[m.end() :]
-    if m.group(1) is None:
+    if m.group("aux") is not None:
+        aux = m.group("aux").strip().lower().replace("’", "'")[4:]
+        rest = f"{_THEY_AUX[aux]} {rest}"
+    elif m.group(2) is None:
         rest = f"is {rest}"
     else:
         first, _, tail = rest.partition(" ")
