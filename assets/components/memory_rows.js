@@ -1,11 +1,12 @@
-// The memory list as one element: the rows are data (props.rows), drawn here, so an open page holds
-// one server-side element for the list instead of six per memory. User text reaches the template
-// only through {{ }} (text, never HTML). Every action is an "action" event with the row's id; the
-// server looks the id up among the rows it sent and ignores any other.
+// The memory list as one element: the rows are data (props.rows, a JSON string in plain ASCII: see
+// ui/components/page_json.py), drawn here, so an open page holds one server-side element for the list
+// instead of six per memory. User text reaches the template only through {{ }} (text, never HTML).
+// Every action is an "action" event with the row's id; the server looks the id up among the rows it
+// sent and ignores any other.
 export default {
   template: `
     <div class="mr-memory-list" role="list">
-      <div v-for="row in rows" :key="row.id" class="mr-memory" :class="{ 'mr-memory-hidden': row.hidden }"
+      <div v-for="row in list" :key="row.id" class="mr-memory" :class="{ 'mr-memory-hidden': row.hidden }"
            role="listitem" :aria-label="row.name">
         <q-checkbox v-if="selecting" dense class="mr-memory-check" :model-value="isTicked(row)"
                     :aria-label="'Select: ' + row.name" @update:model-value="(value) => tick(row, value)" />
@@ -37,13 +38,18 @@ export default {
     </div>
   `,
   props: {
-    rows: Array,
+    rows: String,
     selecting: Boolean,
     busy: Number,
     hiddenNote: String,
   },
   data() {
     return { open: {}, ticked: {} };
+  },
+  computed: {
+    list() {
+      return this.rows ? JSON.parse(this.rows) : [];
+    },
   },
   watch: {
     // New rows from the server carry its selection; a tick made here since is in them.
@@ -68,7 +74,7 @@ export default {
     // "All shown": exactly these rows ticked, without the rows being sent again.
     setTicks(ids) {
       const chosen = new Set(ids);
-      for (const row of this.rows) this.ticked[row.id] = chosen.has(row.id);
+      for (const row of this.list) this.ticked[row.id] = chosen.has(row.id);
     },
     act(row, action) {
       this.$emit("action", { id: row.id, action: action });

@@ -22,7 +22,9 @@ import socketio  # type: ignore[import-untyped]
 from tests.perf.browser import Running
 
 CLIENT_ID = re.compile(r"'client_id': '([0-9a-f-]{36})'")
-FIRST_ROWS = '"rows":[{'  # the memory list's first row in the page's elements
+# The memory list's first row in the page's elements: its rows as a JSON string (ui/components/page_json.py),
+# or as a list (before that), so that the same clients measure both.
+FIRST_ROWS = ('"rows":"[{', '"rows":[{')
 SOCKET_PATH = "/_nicegui_ws/socket.io"
 
 
@@ -54,7 +56,7 @@ class PageClients:
             async with httpx.AsyncClient(base_url=self.running.url, cookies=self.cookies, timeout=180) as http:
                 page = await http.get("/")
             found = CLIENT_ID.search(page.text)
-            if page.status_code != 200 or FIRST_ROWS not in page.text or found is None:
+            if page.status_code != 200 or not any(rows in page.text for rows in FIRST_ROWS) or found is None:
                 raise RuntimeError(f"no memory page: HTTP {page.status_code}")
             query = (
                 f"client_id={found.group(1)}&next_message_id=0&implicit_handshake=true"

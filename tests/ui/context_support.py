@@ -4,6 +4,7 @@ and small steps of the simulated user."""
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -26,6 +27,7 @@ from domain.visibility import with_inactive
 from persistence.engine import make_engine
 from persistence.uow import unit_of_work
 from tests.ui.conftest import log_in
+from ui.components.filter_controls import FilterControls
 from ui.components.memory_rows import MemoryRows
 from ui.components.type_chips import TypeChips
 
@@ -229,7 +231,7 @@ def memory_list(user: SimulatedUser) -> MemoryRows | None:
 def memory_rows(user: SimulatedUser) -> list[dict[str, Any]]:
     """The rows the list shows, in order (none when the list is empty)."""
     element = memory_list(user)
-    return list(element.props["rows"]) if element is not None else []
+    return element.shown_rows() if element is not None else []
 
 
 def memory_row(user: SimulatedUser, memory_id: int) -> dict[str, Any] | None:
@@ -266,3 +268,25 @@ def show_type(user: SimulatedUser, memory_type: str | None) -> None:
     """Press a type chip above the list (None: "All")."""
     [chips] = user.find(kind=TypeChips).elements
     UserInteraction(user, {chips}, None).trigger("choose", {"value": memory_type or ""})
+
+
+def choose_filters(
+    user: SimulatedUser,
+    *,
+    sources: list[str] | None = None,
+    confidences: list[str] | None = None,
+    sort: str | None = None,
+) -> None:
+    """Pick in the Source, Confidence or Sort by field above the list; the browser sends all three
+    fields' values with each pick (ui/components/filter_controls.py)."""
+    [fields] = user.find(kind=FilterControls).elements
+    chosen = json.loads(fields.props["chosen"])
+    picked = {"sources": sources, "confidences": confidences, "sort": sort}
+    chosen.update({key: value for key, value in picked.items() if value is not None})
+    UserInteraction(user, {fields}, None).trigger("change", chosen)
+
+
+def chosen_filters(user: SimulatedUser) -> dict[str, Any]:
+    """What the Source, Confidence and Sort by fields show."""
+    [fields] = user.find(kind=FilterControls).elements
+    return dict(json.loads(fields.props["chosen"]))

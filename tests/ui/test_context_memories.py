@@ -14,6 +14,7 @@ from tests.ui.conftest import log_in
 from tests.ui.context_support import (
     add_memories,
     athlete,
+    choose_filters,
     database,
     dialogs_closed,
     eventually,
@@ -196,19 +197,19 @@ async def search_filters_and_sort(user: User) -> None:
     await sees(user, "Prefers morning runs")
     await misses(user, "Occasional knee soreness")
     show_type(user, None)
-    set_value(user, "filter-source", ["manual"])
+    choose_filters(user, sources=["manual"])
     await sees(user, "Keeps long runs on Sunday mornings")
     await misses(user, "Prefers morning runs")
-    set_value(user, "filter-source", [])
-    set_value(user, "filter-confidence", ["low"])
+    choose_filters(user, sources=[])
+    choose_filters(user, confidences=["low"])
     await sees(user, "Occasional knee soreness")
     await misses(user, "Keeps long runs on Sunday mornings")
-    set_value(user, "filter-confidence", [])
+    choose_filters(user, confidences=[])
     await sees(user, "Injury history (4)")
     show_type(user, "injury_history")
     await eventually(lambda: len(listed_texts(user)) == 4)
     await eventually(lambda: listed_texts(user)[-1].startswith("Had plantar fasciitis"))  # oldest update last
-    set_value(user, "sort", "confidence")
+    choose_filters(user, sort="confidence")
     await eventually(lambda: listed_texts(user)[0].startswith("Had plantar fasciitis"))  # the only high one first
     user.find(marker="search").type("zebra crossing")
     await sees(user, "No memories match your search or filters.")

@@ -1,7 +1,8 @@
 """Search, filters and sort for the memory list. Holds the choices; says when they change.
 
 The search box sits in the page's sticky header (`FilterBar.search_box`); type is chosen with the
-list's type chips (one type, or all); source, confidence and sort sit above the list."""
+list's type chips (one type, or all); source, confidence and sort sit above the list, one element
+drawn in the browser (ui/components/filter_controls.py)."""
 
 from __future__ import annotations
 
@@ -12,15 +13,8 @@ from nicegui import binding, ui
 
 from domain.enums import MemoryConfidence, MemorySource, MemoryType
 from domain.memory_lists import MemoryQuery, SortKey
-from ui.components.labels import CONFIDENCE_LABELS, SOURCE_LABELS
+from ui.components.filter_controls import FilterControls
 
-SORT_LABELS: dict[str, str] = {
-    "updated": "Last updated",
-    "created": "Newest first",
-    "alpha": "A–Z",
-    "seen": "Most seen",
-    "confidence": "Confidence",
-}
 SORT_KEYS: dict[str, SortKey] = {"updated": "updated", "created": "created", "alpha": "alpha", "seen": "seen",
                                  "confidence": "confidence"}  # fmt: skip
 
@@ -56,6 +50,7 @@ class FilterBar:
         self.filters = filters
         self.on_change = on_change
         self.applied = astuple(filters)
+        self.fields: FilterControls | None = None
 
     def search_box(self) -> ui.input:
         search = (
@@ -66,43 +61,24 @@ class FilterBar:
             .mark("search")
         )
         with search.add_slot("prepend"):
-            ui.icon("search").props('aria-hidden="true"')
+            ui.element("q-icon").props('name=search aria-hidden="true"')  # a plain q-icon: nothing to update
         search.on_value_change(self.changed)
         return search
 
-    def controls(self) -> None:
+    def controls(self) -> FilterControls:
         """Source and confidence filters and the sort, in one wrapping row; on a phone they fold
         behind "Filter & sort" (assets/app.css), so the first memory is on the first screen."""
-        with ui.element("div").classes("mr-filters") as row:
-            toggle = (
-                ui.button("Filter & sort", icon="tune", color="brand")
-                .props('flat dense no-caps aria-expanded="false"')
-                .classes("mr-filters-toggle")
-                .mark("filters-toggle")
-            )
-            toggle.on_click(lambda: self._fold(row, toggle))
-            sources = _multi(
-                "Source", {s.value: SOURCE_LABELS[s] for s in MemorySource}, (self.filters, "sources"), "filter-source"
-            )
-            confidences = _multi(
-                "Confidence",
-                {c.value: CONFIDENCE_LABELS[c] for c in MemoryConfidence},
-                (self.filters, "confidences"),
-                "filter-confidence",
-            )
-            sort = ui.select(SORT_LABELS, label="Sort by").bind_value(self.filters, "sort")
-            sort.props("dense options-dense").classes("mr-filter").mark("sort")
-        for element in (sources, confidences, sort):
-            element.on_value_change(self.changed)
+        self.fields = FilterControls(self._chosen).mark("filters")
+        self._show_fields()
+        return self.fields
 
-    @staticmethod
-    def _fold(row: ui.element, toggle: ui.button) -> None:
-        opened = "mr-filters-open" not in row.classes
-        if opened:
-            row.classes(add="mr-filters-open")
-        else:
-            row.classes(remove="mr-filters-open")
-        toggle.props(f'aria-expanded="{str(opened).lower()}"')
+    async def _chosen(self, sources: list[str], confidences: list[str], sort: str) -> None:
+        self.filters.sources, self.filters.confidences, self.filters.sort = sources, confidences, sort
+        await self.changed()
+
+    def _show_fields(self) -> None:
+        if self.fields is not None:
+            self.fields.show(self.filters.sources, self.filters.confidences, self.filters.sort)
 
     async def choose_type(self, memory_type: str | None) -> None:
         self.filters.types = [memory_type] if memory_type else []
@@ -119,14 +95,5 @@ class FilterBar:
     async def clear(self) -> None:
         self.filters.text = ""
         self.filters.types, self.filters.sources, self.filters.confidences = [], [], []
+        self._show_fields()
         await self.changed()
-
-
-def _multi(label: str, options: dict[str, str], bound: tuple[MemoryFilters, str], marker: str) -> ui.select:
-    return (
-        ui.select(options, label=label, multiple=True)
-        .bind_value(*bound, forward=lambda value: list(value or []))
-        .props("dense options-dense use-chips")
-        .classes("mr-filter")
-        .mark(marker)
-    )

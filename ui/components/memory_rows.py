@@ -22,6 +22,7 @@ from domain.coach_reads import Usage
 from domain.models import Memory
 from ui.assets import ASSETS
 from ui.components.labels import CONFIDENCE_LABELS, HIDDEN_FROM_COACH, TYPE_SINGULAR, usage_text
+from ui.components.page_json import page_json
 from ui.components.text import clip
 from ui.components.timeago import time_ago
 from ui.components.words import source_words, tags_words
@@ -94,10 +95,10 @@ class MemoryRows(ui.element, component=ASSETS / "components" / "memory_rows.js")
         self.actions = actions
         self.on_select = on_select
         self.memories: dict[int, Memory] = {}
-        # Plain dicts, handed to the props as a tuple: NiceGUI wraps a list or dict put into props in
-        # observable copies (dozens of objects per row); a tuple it sends as it is.
+        # Plain dicts, sent as one JSON string (ui/components/page_json.py): NiceGUI wraps a list or dict
+        # put into props in observable copies (dozens of objects per row); a string it sends as it is.
         self._rows: list[dict[str, Any]] = []
-        self._props["rows"] = ()
+        self._props["rows"] = "[]"
         self._props["selecting"] = False
         self._props["busy"] = None
         self._props["hidden-note"] = HIDDEN_FROM_COACH
@@ -127,8 +128,12 @@ class MemoryRows(ui.element, component=ASSETS / "components" / "memory_rows.js")
         self.run_method("setTicks", sorted(selected))
 
     def _publish(self) -> None:
-        self._props["rows"] = tuple(self._rows)
+        self._props["rows"] = page_json(self._rows)
         self.update()
+
+    def shown_rows(self) -> list[dict[str, Any]]:
+        """The rows as the browser gets them, in order."""
+        return [dict(row) for row in self._rows]
 
     def texts(self, key: str) -> list[str]:
         """What the rows show under `key` ("text", "meta", "usage", …), in order."""
