@@ -19,6 +19,7 @@ from domain.models import User
 from domain.users import athlete_choices, get_user
 from ui.components.admin_common import clear_error, show_error_at
 from ui.components.dialogs import titled_dialog
+from ui.components.plain_button import PlainButton
 from ui.session import in_thread, write
 
 FORMATS = {"m13": "M13 YAML (memories.yaml)", "pam": "Portable AI Memory 1.0 (JSON)"}
@@ -43,10 +44,10 @@ UPLOAD_LIST = """
 def transfer_buttons(on_imported: Reload) -> None:
     """The athlete's two buttons: download their own memory, import a file of their own (laid out by
     the caller's container)."""
-    ui.button("Download my memory", icon="download", color="meta", on_click=open_download_dialog).props("flat").mark(
+    PlainButton("Download my memory", icon="download", color="meta", on_click=open_download_dialog).props("flat").mark(
         "download-memory"
     )
-    ui.button("Import", icon="upload_file", color="meta", on_click=lambda: ImportDialog(None, on_imported)).props(
+    PlainButton("Import", icon="upload_file", color="meta", on_click=lambda: ImportDialog(None, on_imported)).props(
         "flat"
     ).mark("import-memory")
 

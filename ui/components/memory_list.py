@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TypeVar
 
 from nicegui import ui
 from sqlalchemy.orm import Session
@@ -27,6 +28,7 @@ from ui.components.focus import focus_selector
 from ui.components.labels import TYPE_ORDER, TYPE_SINGULAR
 from ui.components.memory_rows import MemoryActions, MemoryRows, RowFacts
 from ui.components.merge_dialog import open_merge_dialog
+from ui.components.plain_button import PlainButton
 from ui.components.type_chips import TypeChips
 from ui.session import in_thread, tab_action
 
@@ -100,18 +102,24 @@ class MemoryList:
         self.selecting = False
         self.selected: dict[int, Memory] = {}
         self._showing_selection = False
-        self.rows: MemoryRows | None = None
         self._reloads = 0  # reloads started; only the newest one's answer is shown
+        # Built once and updated in place: the chips, the tools, the rows, "Show more". The selection
+        # bar and the empty list's message are built the first time they are needed.
         self.chips = TypeChips(self.bar.choose_type).mark("type-chips")
         self.show_counts()
-        with ui.element("div").classes("mr-list-tools"):
+        with ui.element("div").classes("mr-list-tools") as tools:
             bar.controls()
             self.select_button = (
-                ui.button("Select", icon="checklist", color="brand", on_click=self.toggle_selecting)
+                PlainButton("Select", icon="checklist", color="brand", on_click=self.toggle_selecting)
                 .props("flat dense no-caps")
                 .mark("select-memories")
             )
-        self.bulk_bar()
+        self._tools = tools
+        self._bulk_bar: ui.element | None = None
+        self.rows = MemoryRows(self.actions, self._select).mark("memory-list")
+        self.more = PlainButton(color="brand", on_click=self.show_more).props("flat no-caps").classes("self-center")
+        self.more.mark("more-memories")
+        self._empty: ui.element | None = None
         self.render()
 
     # ---- loading ----
@@ -135,7 +143,7 @@ class MemoryList:
         self.selected = {i: m for i, m in self.selected.items() if i in shown_ids}
         self.show_counts()
         self.show_selection()
-        self.render.refresh()
+        self.render()
         if focus_at is not None:
             self.focus_row(focus_at)
 
@@ -161,8 +169,8 @@ class MemoryList:
         self.selecting = not self.selecting
         self.selected.clear()
         self.select_button.set_text("Done" if self.selecting else "Select")
-        self.bulk_bar.refresh()
-        if self.rows is not None:
+        self.bulk_bar()
+        if self.shown:
             self.rows.show(self.data_facts(), selecting=self.selecting, selected=set())
 
     def _select(self, memory: Memory, value: bool) -> None:
@@ -177,18 +185,25 @@ class MemoryList:
             return  # the box was set to show the selection, not ticked by the athlete
         self.selected = {m.id: m for m in self.shown} if value else {}
         self.show_selection()
-        if self.rows is not None:
-            self.rows.mark_selected(set(self.selected))
+        self.rows.mark_selected(set(self.selected))
 
     def _chosen(self) -> list[Memory]:
         return list(self.selected.values())
 
-    @ui.refreshable_method
     def bulk_bar(self) -> None:
-        """Built when selecting starts; a tick only updates it (`show_selection`)."""
+        """Shown while selecting, built the first time selecting starts; a tick only updates it
+        (`show_selection`)."""
+        if self._bulk_bar is not None:
+            self._bulk_bar.set_visibility(self.selecting)
+            self.show_selection()
+            return
         if not self.selecting:
             return
-        with ui.element("div").classes("mr-bulk").props('role="toolbar" aria-label="Selected memories"'):
+        self._bulk_bar = _placed_after(
+            self._tools,
+            lambda: ui.element("div").classes("mr-bulk").props('role="toolbar" aria-label="Selected memories"'),
+        )
+        with self._bulk_bar:
             self.select_all = ui.checkbox("All shown", on_change=lambda e: self._select_all(bool(e.value)))
             self.select_all.props("dense").mark("memories-select-all")
             self.selected_count = ui.label().classes("mr-meta").mark("selected-count")
@@ -241,50 +256,56 @@ class MemoryList:
 
     # ---- the list ----
 
-    @ui.refreshable_method
     def render(self) -> None:
-        view = self.data.view
+        """The rows and "Show more" for the list as read, or the message of an empty list."""
         if not self.shown:
-            self.rows = None
-            self._empty()
+            self.rows.set_visibility(False)
+            self.more.set_visibility(False)
+            self._show_empty()
             return
-        self.rows = MemoryRows(self.actions, self._select).mark("memory-list")
+        if self._empty is not None:
+            self._empty.set_visibility(False)
+        self.rows.set_visibility(True)
         self.rows.show(self.data_facts(), selecting=self.selecting, selected=set(self.selected))
-        more: ui.button = ui.button(color="brand").props("flat no-caps").classes("self-center").mark("more-memories")
-        more.on_click(lambda: self.show_more(more))
-        self._update_more(more, view.total)
+        self._update_more(self.data.view.total)
 
     def data_facts(self) -> Iterator[tuple[Memory, RowFacts]]:
         """The shown memories with what their rows show (the first page's facts, then each "show more"'s)."""
         for memory in self.shown:
             yield memory, self.facts.get(memory.id, RowFacts())
 
-    def _update_more(self, more: ui.button, total: int) -> None:
+    def _update_more(self, total: int) -> None:
         remaining = total - len(self.shown)
-        more.set_text(f"Show more ({remaining} more)")
-        more.set_visibility(remaining > 0)
+        self.more.set_text(f"Show more ({remaining} more)")
+        self.more.set_visibility(remaining > 0)
 
-    async def show_more(self, more: ui.button) -> None:
+    async def show_more(self) -> None:
         if not self.shown:
             return
         query = self.filters.query(limit=MORE_SIZE)
         after = MemoryCursor.after(self.shown[-1])
-        more.props("loading")
+        self.more.props("loading")
         reloads = self._reloads
         loaded = await in_thread(lambda s, u: _more(s, u, query, after))
-        more.props(remove="loading")
+        self.more.props(remove="loading")
         if reloads != self._reloads:  # the list was read again meanwhile: these rows follow an older one
             return
         self.facts.update((m.id, facts) for m, facts in loaded.facts())
-        if self.rows is not None:
-            self.rows.append(loaded.facts(), selected=set(self.selected))
+        self.rows.append(loaded.facts(), selected=set(self.selected))
         known = {m.id for m in self.shown}
         self.shown.extend(m for m in loaded.items if m.id not in known)
         total = self.data.view.total if loaded.items else len(self.shown)
-        self._update_more(more, total)
+        self._update_more(total)
 
-    def _empty(self) -> None:
-        with ui.column().classes("mr-empty w-full items-center gap-2").mark("memories-empty"):
+    def _show_empty(self) -> None:
+        """What an empty list says: built again each time, it depends on whether filters are set."""
+        if self._empty is None:
+            self._empty = _placed_after(
+                self.more, lambda: ui.column().classes("mr-empty w-full items-center gap-2").mark("memories-empty")
+            )
+        self._empty.clear()
+        self._empty.set_visibility(True)
+        with self._empty:
             if self.filters.active:
                 ui.icon("search_off", size="40px").props('aria-hidden="true"')
                 ui.label("No memories match your search or filters.")
@@ -294,3 +315,15 @@ class MemoryList:
                 ui.label("Your coach doesn't remember anything about you yet.")
                 ui.label("Add what matters, or confirm what your coach proposes.").classes("mr-muted text-sm")
                 ui.button("Add memory", icon="add", on_click=self.on_add)
+
+
+E = TypeVar("E", bound=ui.element)
+
+
+def _placed_after(anchor: ui.element, build: Callable[[], E]) -> E:
+    """An element built later than the page, in its place: right after `anchor`."""
+    slot = anchor.parent_slot
+    assert slot is not None
+    with slot:
+        element = build()
+    return element.move(target_index=slot.children.index(anchor) + 1)
