@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from nicegui import app, ui
 
 from domain.models import User
 from ui.auth import log_out
+from ui.components.plain_button import PlainButton
+from ui.components.plain_text import PlainText
 
 APP_NAME = "Memory Review"
+DARK_MODE_KEY = "dark_mode"
 
 
 def _log_out() -> None:
@@ -18,24 +21,37 @@ def _log_out() -> None:
     ui.navigate.to("/login")
 
 
+def _dark_mode() -> Callable[[], None]:
+    """The page in the athlete's mode, and what toggles it. The choice is kept with the login (other
+    tabs take it when they open); not bound to it: a binding to the login's storage is polled ten
+    times a second for as long as the page is open."""
+    dark = ui.dark_mode(bool(app.storage.user.get(DARK_MODE_KEY, False)))
+
+    def toggle() -> None:
+        dark.toggle()
+        app.storage.user[DARK_MODE_KEY] = dark.value
+
+    return toggle
+
+
 @contextmanager
 def frame(user: User, title: str) -> Iterator[ui.column]:
     ui.page_title(f"{title} · {APP_NAME}")
-    dark = ui.dark_mode().bind_value(app.storage.user, "dark_mode")
+    toggle_dark = _dark_mode()
     with ui.header().classes("mr-header items-center justify-between px-4 py-2"):
         with ui.row().classes("items-center gap-2 no-wrap"):
             ui.icon("psychology", size="28px").props('aria-hidden="true"')
             ui.link(APP_NAME, "/admin" if user.is_admin else "/").classes("mr-brand text-lg font-semibold")
         with ui.row().classes("items-center gap-1 no-wrap"):
-            ui.label(user.display_name).classes("mr-user").mark("current-user")
+            PlainText(user.display_name).classes("mr-user").mark("current-user")
             if not user.is_admin:
                 # A title, not a ui.tooltip: every open page would hold two more elements for them.
-                ui.button(icon="manage_accounts", on_click=lambda: ui.navigate.to("/account")).props(
-                    'flat round color=white aria-label="Your account" title="Your account: recently deleted, password"'
+                PlainButton(icon="manage_accounts", color="white", on_click=lambda: ui.navigate.to("/account")).props(
+                    'flat round aria-label="Your account" title="Your account: recently deleted, password"'
                 ).mark("account-link")
-            ui.button(icon="dark_mode", on_click=dark.toggle).props(
-                'flat round color=white aria-label="Toggle dark mode" title="Toggle dark mode"'
+            PlainButton(icon="dark_mode", color="white", on_click=toggle_dark).props(
+                'flat round aria-label="Toggle dark mode" title="Toggle dark mode"'
             )
-            ui.button("Log out", on_click=_log_out).props("flat color=white")  # white: a Quasar name, not CSS
+            PlainButton("Log out", color="white", on_click=_log_out).props("flat")  # white: a Quasar name, not CSS
     with ui.column().classes("mr-main w-full max-w-5xl mx-auto p-4 gap-4") as main:
         yield main
