@@ -15,6 +15,7 @@ from domain.extraction.habit import habit_span, text_has_habit
 from domain.extraction.injuries import Carry, body_mentions, injuries, session_soreness, sessions_and_habit
 from domain.extraction.lexicon import ANY_BODY_PART, ANY_TIME, CONTEXT, INTENSITY, THIS_DAY, all_tags, tags_in
 from domain.extraction.lexicon import APOSTROPHE as _A
+from domain.extraction.places import place_facts
 from domain.extraction.prefilter import fast_pattern
 from domain.extraction.rules import I_AM, STIMULUS
 from domain.extraction.subject import CHILD_SAID_RE, REPORTING_LEAD_RE, People
@@ -50,7 +51,9 @@ _TRIGGER_RE = re.compile(
     r"|altitude|studying|going|weekends?|weekdays?|any|anything|more|sleep|training|booked|me|torture|nemesis|kryptonite"
     r"|best|worst|into|happiest|wish|under|caring|looking|keen|bored|least|owner|own"
     r"|feel|feels|person|thrive|sleeper|goals?|targets?|aim|dream|planning|heading|altitude|away|leave"
-    r"|fifo|rota|roster|freelanc\w*|redundant|unemployed"
+    r"|fifo|rota|roster|freelanc\w*|redundant|based|stationed|here|home|air|pollution|smog|winters?|summers?|wants?|aim\w*"
+    r"|champs|championships?|nationals|regionals|trials|duathlon|aquathlon"
+    r"|hoping|break|unemployed"
     + _A
     + r"s|"
     + ANY_BODY_PART
@@ -187,6 +190,8 @@ class RuleExtractor:
         for clause in clauses:
             said = rule_facts(people, sentence, clause)
             facts += [f for f in said if f.type is not RESPONSE or not injured.overlaps(clause)]
+        located = SpanSet(f.span for f in facts if "context:location" in f.tags)
+        facts += [f for f in place_facts(people, sentence, clauses) if not located.overlaps(f.span)]
         return facts
 
     @staticmethod

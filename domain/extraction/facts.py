@@ -110,19 +110,24 @@ def _groups(rules: tuple[Rule, ...]) -> tuple[_Group, ...]:
 
 
 _GROUPS = _groups(RULES)
+_GOAL_GROUPS = tuple(g for g in _GROUPS if g.rules[0].tags == ("context:goal",))
+_HEDGE_RE = re.compile(r"\b(?:maybe|might|perhaps|possibly|probably|considering|thinking\s+(?:about|of)|not\s+sure)\b")
 
 
 def rule_facts(people: People, sentence: Span, clause: Span) -> list[Fact]:
-    """Facts of one clause; a clause about a single day ("this morning", "yesterday") states no lasting fact."""
+    """Facts of one clause; a clause about a single day ("this morning", "yesterday") states no lasting fact, but for
+    an event ahead: "Sprint tri this weekend", "the Comrades is the goal next year"."""
+    groups = _GROUPS
     if _TRANSIENT_RE.search(people.lower, clause.start, clause.end) is not None:
-        return []
+        # a plan still in doubt is no goal yet: "might try a trail race next year", "maybe I'll enter one next year"
+        groups = () if _HEDGE_RE.search(people.lower, clause.start, clause.end) else _GOAL_GROUPS
     # lower case reads the same tags; a child read as "he" gives none
     low = body = people.lower[clause.start : clause.end]
     hits: list[tuple[Rule, re.Match[str]]] = []
     # Without a run object anywhere in the clause no rule that needs one can hold (about half the clauses):
     # those rules are not searched at all.
     any_object = _RUN_OBJECT_LOW_RE.search(low) is not None
-    for group in _GROUPS:  # `_search`, inline: it runs for every rule on every clause
+    for group in groups:  # `_search`, inline: it runs for every rule on every clause
         if group.needs_run_object and not any_object:
             continue
         m = _first(group.search, group.match_start, low)

@@ -115,6 +115,10 @@ REACTION = (
 )
 
 
+# The words of an event already run: "the half in March was a disaster", "ran Seville in February".
+_PAST = r"(?:was|were|went|ran|raced|did|had|felt|finished|got|last|cancelled|dnf)\b"
+
+
 # A goal as a heading: "Long-term goal is to qualify", "Big goal: finish the CCC", "Target race is Berlin".
 _GOAL_HEAD = (
     r"(?:(?:big|main|long[-\s]term|short[-\s]term|season|race|real|ultimate|next|dream|stretch|secret|b|a|key)\s+)?"
@@ -804,7 +808,23 @@ RULES: tuple[Rule, ...] = (
         r"|qualification|gold|medal|podium)\b"
         # an event named only by its name: "The Dublin one is the goal", "Week 6 of 16 for Chicago", "I'm doing Berlin
         # in September", "run the Bay 10k in June", "take part in the relay in May"
-        r"|^(?:the\s+)?(?:[\w'’-]+\s+){1,4}?(?:is|will\s+be)\s+(?:the|my)\s+(?:big\s+|main\s+|real\s+)?(?:goal|target)\b"
+        r"|^(?:the\s+)?(?:[\w'’-]+\s+){1,6}?(?:is|will\s+be)\s+(?:the|my)\s+(?:big\s+|main\s+|real\s+)?(?:goal|target"
+        r"|dream|a[-\s]race)\b"
+        # an event with a date ahead, without a verb: "Sprint tri at Eton Dorney this weekend", "Half marathon, Cardiff,
+        # October", "Volleyball trials on 20 January", "club champs in Feb" (not one already run: "the race in March was
+        # brutal", "ran Seville in February")
+        r"|^(?:(?!" + _PAST + r")[\w'’-]+[\s,]+){0,4}?"
+        r"(?:" + _EVENT + r"|champs|nationals|regionals|xc|parkrun|duathlon|aquathlon|hyrox)\b"
+        r"(?![-\s]+(?:season|term)\b)(?:[\s,]+(?:[\w'’()-]+|\d+[a-z]*)){0,5}?[\s,]+"
+        r"(?:(?:in|on|at)\s+)?(?:(?:this|next)\s+(?:weekend|week|month|year|spring|summer|autumn|fall|winter|"
+        + _MONTH
+        + r")|in\s+(?:\d+|two|three|four|five|six|a\s+few)\s+weeks|(?:\d{1,2}(?:st|nd|rd|th)?\s+)?"
+        + _MONTH
+        + r"(?!\s+(?:be|have|not|need|want)\b))\b(?![^.]*\b"
+        + _PAST
+        + r")"
+        # a time to break: "just want to break 50", "hoping to break 3 hours"
+        r"|\b(?:want|wants|wanting|hope|hoping|aim|aiming|trying)\s+to\s+break\s+\d"
         r"|\bweek\s+\d+\s+of\s+\d+\s+(?:for|to|until)\s+\w"
         r"|\b(?:i(?:" + _A + r"m|\s+am)\s+(?:doing|running|racing)|take\s+part\s+(?:in|to)|run\s+the|race\s+the)\s+"
         r"(?:[\w'’-]+\s+){1,4}?in\s+" + _MONTH + r"\b",

@@ -73,18 +73,35 @@ def _athlete_does(m: re.Match[str]) -> str:
     return f"the athlete {m.group(1)}{verb}"
 
 
+def _word_before(m: re.Match[str]) -> str:
+    """The word before a match, lower-cased ("" at the start)."""
+    before = m.string[max(0, m.start() - 12) : m.start()].split()
+    return before[-1].lower().replace("’", "'") if before else ""
+
+
 # "mine" the athlete's own ("mornings are mine"), not the pit ("twelve hours down the mine", "a coal mine").
-_MINE_THE_ATHLETES = (
-    r"(?<!\bthe\s)(?<!\ba\s)(?<!\bcoal\s)(?<!\bgold\s)(?<!\bsalt\s)(?<!\btin\s)(?<!\biron\s)(?<!\bold\s)"
-    r"\bmine\b(?!\s+(?:shafts?|sites?|workers?|face)\b)"
-)
+_PIT_BEFORE = words("the a coal gold salt tin iron old copper")
+
+
+def _mine(m: re.Match[str]) -> str:
+    return m.group() if _word_before(m) in _PIT_BEFORE else "the athlete's"
+
+
 # The people a dialect "me" is the athlete's own: "me mam", "me da", "me missus", "me bairns".
 _KIN = (
     r"(?:mam|mammy|mum|mom|ma|da|dad|daddy|nan|nanna|nana|gran|granny|grandad|missus|missis|fella|husband|wife"
     r"|partner|kids|bairns?|weans?|brother|sister|sis|bro|auld\s+(?:man|fella|one|wan)|old\s+(?:man|lady|dear))\b"
 )
-# Before a body part "me" is "my" only where no verb can take it as its object: "me knee's gone", "wi' me back".
-_PREPOSITIONS = r"wi" + _A + r"?|with|in|on|to|of|and|at|from|for|by|about|up|under"
+# Before a body part "me" is "my" only where no verb can take it as its object: "me knee's gone", "wi' me back"
+# (not "hills give me knee pain").
+_BEFORE_MY_BODY = words("wi wi' with in on to of and at from for by about up under")
+
+
+def _me_body(m: re.Match[str]) -> str:
+    before = _word_before(m)
+    return "" if m.start() == 0 or before in _BEFORE_MY_BODY else m.group()
+
+
 # Never "they" or "them" for the athlete (issue 13): "the athlete", or the subject dropped.
 _MID_REPLACEMENTS: tuple[tuple[re.Pattern[str], _Replacement], ...] = tuple(
     (re.compile(p, re.IGNORECASE), r)
@@ -98,10 +115,10 @@ _MID_REPLACEMENTS: tuple[tuple[re.Pattern[str], _Replacement], ...] = tuple(
         (r"(?<![\w.'’])i\s+((?:(?:" + _BESIDE_SUBJECT + r")\s+)*)([\w'’]+)", _athlete_does),
         (r"(?<![\w.'’])i(?![\w.'’])", "the athlete"),
         (r"\bmyself\b", ""),  # "pushes myself too hard": "pushes too hard" (the spaces closed up after)
-        (_MINE_THE_ATHLETES, "the athlete's"),
+        (r"\bmine\b(?!\s+(?:shafts?|sites?|workers?|face)\b)", _mine),
         # dialect "me" for "my": "Me mam is poorly" is the athlete's mam; "wi' me knee" is the knee
-        (r"(?<![\w'’])me\s+(?=" + _KIN + r")", "the athlete's "),
-        (r"(^|\b(?:" + _PREPOSITIONS + r")\s+)me\s+(?=" + _SIDE_OR_BODY + r")", r"\1"),
+        (r"\bme\s+(?=" + _KIN + r")", "the athlete's "),
+        (r"\bme\s+(?=" + _SIDE_OR_BODY + r")", _me_body),
         (r"\bme\b", "the athlete"),
         (r"\bmy\s+(?=" + _SIDE_OR_BODY + r")", ""),
         (r"\bmy\b", "the athlete's"),
