@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Literal, cast
+from typing import Literal, cast
 
 from sqlalchemy import BindParameter, Integer, Select, String, Table, bindparam, select, union_all
 from sqlalchemy.orm import Session
@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 from domain.content import normalize
 from domain.dedup_keys import content_key
 from domain.enums import MemoryStatus, MemoryType
-from domain.memory_rows import load_memories
+from domain.memory_rows import RowReader, load_memories
 from domain.models import Memory, MemoryTag
 
 Outcome = Literal["new", "seen_before", "replaces"]
@@ -113,18 +113,18 @@ def candidates(session: Session, athlete_id: int, wanted: Sequence[Wanted]) -> M
 
 
 @lru_cache(maxsize=128)
-def _lookup(keys: int, pairs: int) -> Select[Any]:
-    """Built once per shape, so SQLAlchemy reuses its cache key and compiled form.
+def _lookup(keys: int, pairs: int) -> RowReader:
+    """Built and compiled once per shape (memory_rows.RowReader).
 
     The ids come from one UNION ALL of index probes (ix_memories_dedup_content, ix_memory_tags_lookup),
     and the memories by primary key alone: with a condition on athlete or status beside it, a planner
     short of statistics (PostgreSQL before its first ANALYZE) walks all of the athlete's memories. So
-    the caller keeps the active ones. The rows are read as Core rows and attached (load_memories):
+    the caller keeps the active ones. The rows are read as plain rows and attached (load_memories):
     the soft-delete filter, an ORM option, does not apply to them, as it must not here."""
     athlete_id: BindParameter[int] = bindparam("athlete_id", type_=Integer)
     probes = [_same_content(athlete_id, n) for n in range(keys)]
     probes += [_same_tag(athlete_id, n) for n in range(keys, keys + pairs)]
-    return select(_MEMORIES).where(_MEMORIES.c.id.in_(union_all(*probes)))
+    return RowReader(select(_MEMORIES).where(_MEMORIES.c.id.in_(union_all(*probes))))
 
 
 _MEMORIES = cast(Table, Memory.__table__)

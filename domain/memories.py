@@ -24,6 +24,7 @@ from domain.memory_writes import (
     change_memory,
     insert_memory,
     load_memory,
+    new_memory,
     remove_memory,
 )
 from domain.models import AuditEvent, Memory, User
@@ -91,7 +92,7 @@ def _own_memory(
 def add_memory(session: Session, actor: User | None, *, data: MemoryCreate) -> Memory:
     user = require_athlete(actor)
     now = utcnow()
-    memory = Memory(
+    memory = new_memory(
         athlete_id=user.id,
         type=data.type,
         content=data.content,

@@ -22,6 +22,7 @@ from domain.memory_writes import (
     count_again,
     insert_memory,
     load_proposal,
+    new_memory,
     supersede,
 )
 from domain.models import Memory, Proposal, SourceText, User
@@ -209,7 +210,7 @@ def _new_memory(
 ) -> Memory:
     content, memory_type, tags = decided
     now = utcnow()
-    memory = Memory(
+    memory = new_memory(
         athlete_id=user.id,
         type=memory_type,
         content=content,
