@@ -104,7 +104,8 @@ INTENSITY_TOPICS: dict[str, str] = {
 
 CONTEXT_TOPICS: dict[str, str] = {
     "work": (
-        r"(?<!speed\s)(?<!strength\s)(?<!core\s)(?<!hill\s)(?<!track\s)(?<!drill\s)work(?!\s*outs?\b)(?!\s+(?:really\s+|so\s+|very\s+)?(?:for|well|best|better|wonders|out)\b)|job|jobs|shifts?|office|career|boss|desk|nurse|nursing|doctor|teacher|teaching"
+        r"(?<!speed\s)(?<!strength\s)(?<!core\s)(?<!hill\s)(?<!track\s)(?<!drill\s)(?<!pad\s)(?<!bag\s)(?<!tempo\s)"
+        r"(?<!threshold\s)(?<!mobility\s)(?<!foot\s)work(?!\s*outs?\b)(?!\s+(?:really\s+|so\s+|very\s+)?(?:for|well|best|better|wonders|out)\b)|job|jobs|shifts?|office|career|boss|desk|nurse|nursing|doctor|teacher|teaching"
         r"|on\s+call|overtime|commute\s+to\s+work|workplace|employer|contract"
     ),
     "travel": (

@@ -17,7 +17,7 @@ from domain.extraction.lexicon import ANY_BODY_PART, ANY_TIME, CONTEXT, INTENSIT
 from domain.extraction.lexicon import APOSTROPHE as _A
 from domain.extraction.places import place_facts
 from domain.extraction.prefilter import fast_pattern
-from domain.extraction.rules import I_AM, STIMULUS
+from domain.extraction.rules import I_AM, PRONOUN_LIKE, RUN_OBJECT_RE, STIMULUS
 from domain.extraction.subject import CHILD_SAID_RE, REPORTING_LEAD_RE, People
 from domain.extraction.tidy import about_the_athlete, content
 from domain.vocabulary import CONTEXT_TOPICS, with_implied
@@ -53,7 +53,7 @@ _TRIGGER_RE = re.compile(
     r"|feel|feels|person|thrive|sleeper|goals?|targets?|aim|dream|planning|heading|altitude|away|leave"
     r"|fifo|rota|roster|freelanc\w*|redundant|based|stationed|here|home|air|pollution|smog|winters?|summers?|wants?|aim\w*"
     r"|champs|championships?|nationals|regionals|trials|duathlon|aquathlon"
-    r"|hoping|break|unemployed"
+    r"|hoping|break|enjoy\w*|adore|loathe|dread|unemployed"
     + _A
     + r"s|"
     + ANY_BODY_PART
@@ -127,7 +127,7 @@ class RuleExtractor:
             explicit = _EXPLICIT_RE.match(text, sentence.start, sentence.end) if clauses else None
             if explicit is not None:
                 clauses = [Span(max(c.start, explicit.end()), c.end) for c in clauses if c.end > explicit.end()]
-            facts = self._facts(people, sentence, clauses, carry)
+            facts = _with_objects(people.lower, sentence, previous, self._facts(people, sentence, clauses, carry))
             if any(not f.background for f in facts):
                 facts = [f for f in facts if not f.background]
             carry = self._carry(people.lower, clauses, facts) if not is_question else None
@@ -227,6 +227,37 @@ _KINDS_SAID = {
 # marathon in a preference or a response is a race (intensity:race).
 _NOT_SAID = frozenset({"context:family", "context:goal"})
 _WORK_AS_TIME_RE = re.compile(r"\b(?:before|after)[-\s]work\b", re.IGNORECASE)
+
+
+_PRONOUN_LIKE_RE = re.compile(PRONOUN_LIKE)  # for the lower-cased text
+
+
+# What the coaching itself is called is no object of a liking: "Thanks for the new plan. I love it."
+_NOT_LIKED = frozenset({"plan", "plans", "structure", "training", "session", "sessions", "workout", "workouts", "pace"})
+
+
+def _liked_object(low: str, start: int, end: int) -> bool:
+    return any(m.group() not in _NOT_LIKED for m in RUN_OBJECT_RE.finditer(low, start, end))
+
+
+def _with_objects(low: str, sentence: Span, previous: Span | None, facts: list[Fact]) -> list[Fact]:
+    """A liking of "it" or "them" (`PRONOUN_LIKE`) takes its object from earlier in the sentence ("I've been going since
+    spring and love it"), or else from the sentence before when that one stated nothing ("Treadmill. Hate it."); without
+    one it says nothing worth keeping ("I love it when the plan comes early"), unless its clause names its own."""
+    kept = []
+    for fact in facts:
+        said = low[fact.span.start : fact.span.end]
+        if fact.type is not MemoryType.PREFERENCE or _PRONOUN_LIKE_RE.search(said) is None:
+            kept.append(fact)
+            continue
+        for start in (sentence.start, previous.start if previous is not None else None):
+            if start is not None and start < fact.span.start and _liked_object(low, start, fact.span.start):
+                kept.append(replace(fact, span=Span(start, fact.span.end)))
+                break
+        else:  # "I like it for tempo": the clause names its own object
+            if RUN_OBJECT_RE.search(low, fact.span.start, fact.span.end) is not None:
+                kept.append(fact)
+    return kept
 
 
 def _asides(clauses: Sequence[Span], facts: Sequence[Fact]) -> list[Span]:

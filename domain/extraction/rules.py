@@ -115,8 +115,27 @@ REACTION = (
 )
 
 
+# How long a reaction lasts: "for days", "for 2 days", "for half the week", "for the rest of the day".
+_LASTING = (
+    r"(?:days|ages|a\s+(?:day|week|while)|(?:\d+|two|three|four|a\s+few|several|a\s+couple\s+of)\s+days"
+    r"|half\s+the\s+week|the\s+(?:whole\s+|rest\s+of\s+the\s+|next\s+)?(?:day|week|weekend))\b"
+)
+
+
+# A liking of something named before it: "Treadmill. Hate it.", "Lunch run from the office. Love these", "pool
+# running which I actually quite like", "I've been going since spring and love it" (not "I love it when you send the
+# plan early").
+PRONOUN_LIKE = (
+    r"(?:^|\b(?:and|but|now|so|really|actually|honestly)\s+)(?:i\s+)?(?:(?:really|actually|quite|genuinely|absolutely"
+    r"|honestly|just|still|now|kinda|totally)\s+){0,3}(?:love|like|enjoy|adore|hate|loathe|detest|dread"
+    r"|can" + _A + r"?t\s+stand)\s+(?:it|them|these|those)\b(?!\s+(?:when|if|that|you|because|to)\b)"
+    r"|\bwhich\s+i\s+(?:(?:really|actually|quite|genuinely|absolutely|honestly|just|still|now|kinda|totally)\s+){0,3}"
+    r"(?:like|love|enjoy|adore|hate|loathe|detest|dread)\b"
+)
+
+
 # The words of an event already run: "the half in March was a disaster", "ran Seville in February".
-_PAST = r"(?:was|were|went|ran|raced|did|had|felt|finished|got|last|cancelled|dnf)\b"
+_PAST = r"(?:was|were|went|ran|raced|did|had|felt|finished|got|last|cancelled|dnf|been|since)\b"
 
 
 # A goal as a heading: "Long-term goal is to qualify", "Big goal: finish the CCC", "Target race is Berlin".
@@ -479,6 +498,14 @@ RULES: tuple[Rule, ...] = (
         needs_run_object=True,
     ),
     _rule(
+        # a liking whose object was named before it (domain.extraction.extractor reads the object from the sentence, or
+        # the sentence before)
+        "pronoun_preference",
+        PREFERENCE,
+        MEDIUM,
+        PRONOUN_LIKE,
+    ),
+    _rule(
         # one thing put above another: "pool > open water for me"
         "compared_preference",
         PREFERENCE,
@@ -706,7 +733,7 @@ RULES: tuple[Rule, ...] = (
         r"|sessions?)\s+(?:on|every"
         r"|twice|once|\w+\s+times|mon\w*|tue\w*|wed\w*|thu\w*|fri\w*|sat\w*|sun\w*|\d)\b"
         r"|^(?:" + _SPORTS + r")\s+(?:on|every|each)\s+(?:" + _WEEKDAY + r"|weekends?)\b"
-        r"|\b(?:\d|two|three|four|five)\s+(?:gym|strength|weights|s&c|swim|yoga|pilates|climbing|bouldering|spin|rowing"
+        r"|\b(?:\d|two|three|four|five)\s+(?:gym|strength|weights|s&c|swim|pool|yoga|pilates|climbing|bouldering|spin|rowing"
         r"|erg)\s+sessions?\b"
         # the athlete's other sport as who they are or were: "Long-time cyclist, new to running", "Climber here",
         # "Been a track cyclist for 10 yrs", "I used to row at university"
@@ -993,8 +1020,16 @@ RULES: tuple[Rule, ...] = (
         r"|slow|quick|faster|slower|quicker|better|worse)\b|\b(?:takes?|took)\s+me\s+(?:\w+\s+){0,3}?(?:days?"
         r"|ages|a\s+while|longer|forever|weeks?"
         r"|hours|\d+\s*(?:h|hrs?))\s+to\s+(?:recover|bounce\s+back|feel\s+(?:normal|human|right|ok|okay|fresh)"
-        r"|come\s+back|get\s+over)\b"
-        r"|\bi\s+"
+        r"|come\s+back|get\s+over|shake\s+off)\b"
+        # a reaction that lasts, whatever the session is called: "the 3x5k at MP knacker me for days", "pad work
+        # rounds always gas me out", "they're wrecked for 2 days" (not an illness: "UTIs knock me out for a week"; not
+        # one time: "I was wiped for half the week")
+        r"|\b(?:knacker|gas|wipe|wreck|flatten|floor|destroy|kill|smash|batter|cook|fry|hammer|trash)(?:s|es|ed)?"
+        r"\s+me\s+(?:out\s+)?for\s+" + _LASTING + r"|\bgas(?:ses|sed|es)?\s+me\s+out\b"
+        r"|(?<!\bwas\s)(?<!\bwere\s)\b(?:wiped|wrecked|knackered|cooked|toast|trashed|smashed|shattered|flattened)"
+        r"(?:\s+out)?\s+for\s+"
+        + _LASTING
+        + r"|\bi\s+"
         + _ADV
         + r"{0,2}need\s+(?:a\s+lot\s+|much\s+|way\s+|a\s+bit\s+)?(?:more|less|extra|longer)\s+(?:recovery"
         r"|rest|sleep|time\s+to\s+recover)\b|\b(?:whenever|every\s+time|after|if|when)\s+i\s+(?:do|run|race|have)\b"

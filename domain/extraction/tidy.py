@@ -258,12 +258,18 @@ def _clean(raw: str) -> str:
     return _CONTROL_RE.sub(" ", text).strip()
 
 
+# A sentence inside a statement starts with a capital: "... fewer tempos? The athlete enjoys those way more".
+_NEXT_SENTENCE_RE = re.compile(r"([.?!]\s+)the athlete\b")
+
+
 def _tidy(raw: str) -> str:
     content = _clean(raw)
     content = _third_person(_strip_filler(content)).strip()
     if not content:
         return ""
     content = content[0].upper() + content[1:]
+    if "the athlete" in content:
+        content = _NEXT_SENTENCE_RE.sub(r"\1The athlete", content)
     if len(content) > MAX_CONTENT_CHARS:
         content = content[:MAX_CONTENT_CHARS].rsplit(" ", 1)[0] or content[:MAX_CONTENT_CHARS]
     return content[:MAX_CONTENT_CHARS]

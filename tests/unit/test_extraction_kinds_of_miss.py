@@ -456,3 +456,49 @@ def test_an_event_named_only_by_its_name_is_a_goal(text: str) -> None:
 
 def test_an_event_already_run_is_no_goal() -> None:
     assert extract_memories("I ran the Bay 10k in June.", NOTE) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hill reps knacker me for days.",
+        "Burpee ladders gas me out every time.",
+        "After a 20-miler my legs are trashed for the rest of the week.",
+        "Double threshold days take me two days to shake off.",
+    ],
+)
+def test_a_reaction_that_lasts_is_a_training_response_whatever_the_session(text: str) -> None:
+    assert any(c.type is RESPONSE for c in extract_memories(text, MESSAGE))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Chest infections knock me out for a week.",  # an illness, not a session
+        "I was wrecked for two days after the wedding.",  # one time
+    ],
+)
+def test_a_lasting_reaction_to_no_session_is_no_training_response(text: str) -> None:
+    assert not any(c.type is RESPONSE for c in extract_memories(text, MESSAGE))
+
+
+@pytest.mark.parametrize(
+    ("text", "tag"),
+    [
+        ("Track Tuesdays. Love them.", "intensity:track"),
+        ("Started open water swimming in May and honestly adore it.", "context:swimming"),
+        ("Loads of tempo lately, which I really enjoy.", "intensity:tempo"),
+    ],
+)
+def test_a_liking_of_it_takes_its_object_from_before(text: str, tag: str) -> None:
+    [c] = [c for c in extract_memories(text, MESSAGE) if c.type is PREFERENCE]
+    assert tag in c.tags
+    assert " it" not in c.content or len(c.content.split()) > 3
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Got the new plan, thanks. Love it.", "I love it when the sessions are written out in full.", "Hate it."],
+)
+def test_a_liking_of_it_without_an_object_says_nothing(text: str) -> None:
+    assert not [c for c in extract_memories(text, MESSAGE) if c.type is PREFERENCE]

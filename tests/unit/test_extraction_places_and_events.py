@@ -99,6 +99,10 @@ ADVERSARIAL = [
     "weeks on weeks on ",
     "shifts my shifts ",
     "i coach i coach ",
+    "knacker me for knacker me for ",
+    "wrecked for wrecked for days ",
+    "love it. love it. ",
+    "which i like which i ",
 ]
 
 
