@@ -19,6 +19,7 @@ from domain.coach_reads import ReadEntry, coach_reads_for
 from domain.errors import DomainError
 from domain.memories import get_memories
 from domain.models import User
+from ui.components.fixed_props import fixed_props
 from ui.components.text import Inline, clip
 from ui.components.timeago import time_ago
 from ui.session import in_thread
@@ -81,13 +82,11 @@ class CoachPanel:
         self.log: ReadLog | None = None
         self._asked = 0  # the newest preview asked for; an older answer arriving late is dropped
         self._built = False
-        with ui.element("section").classes("w-full").props('aria-label="What my coach sees"'):
-            self.expansion = (
-                ui.expansion("What my coach sees", icon="visibility", on_value_change=self._toggled)
-                .classes("mr-card mr-coach w-full")
-                .props("dense-toggle")
-                .mark("coach-panel")
+        with fixed_props(ui.element("section"), 'aria-label="What my coach sees"').classes("w-full"):
+            self.expansion = fixed_props(
+                ui.expansion("What my coach sees", icon="visibility", on_value_change=self._toggled), "dense-toggle"
             )
+            self.expansion.classes("mr-card mr-coach w-full").mark("coach-panel")
 
     def _body(self) -> None:
         ui.label(

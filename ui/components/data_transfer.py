@@ -44,11 +44,11 @@ UPLOAD_LIST = """
 def transfer_buttons(on_imported: Reload) -> None:
     """The athlete's two buttons: download their own memory, import a file of their own (laid out by
     the caller's container)."""
-    PlainButton("Download my memory", icon="download", color="meta", on_click=open_download_dialog).props("flat").mark(
+    PlainButton("Download my memory", icon="download", color="meta", props="flat", on_click=open_download_dialog).mark(
         "download-memory"
     )
-    PlainButton("Import", icon="upload_file", color="meta", on_click=lambda: ImportDialog(None, on_imported)).props(
-        "flat"
+    PlainButton(
+        "Import", icon="upload_file", color="meta", props="flat", on_click=lambda: ImportDialog(None, on_imported)
     ).mark("import-memory")
 
 

@@ -14,6 +14,7 @@ from nicegui import binding, ui
 from domain.enums import MemoryConfidence, MemorySource, MemoryType
 from domain.memory_lists import MemoryQuery, SortKey
 from ui.components.filter_controls import FilterControls
+from ui.components.fixed_props import fixed_props
 
 SORT_KEYS: dict[str, SortKey] = {"updated": "updated", "created": "created", "alpha": "alpha", "seen": "seen",
                                  "confidence": "confidence"}  # fmt: skip
@@ -53,15 +54,11 @@ class FilterBar:
         self.fields: FilterControls | None = None
 
     def search_box(self) -> ui.input:
-        search = (
-            ui.input("Search memories")
-            .bind_value(self.filters, "text", forward=lambda value: value or "")
-            .props('dense outlined clearable debounce=300 type=search role="searchbox"')
-            .classes("mr-search")
-            .mark("search")
-        )
+        search = ui.input("Search memories").bind_value(self.filters, "text", forward=lambda value: value or "")
+        fixed_props(search, 'dense outlined clearable debounce=300 type=search role="searchbox"')
+        search.classes("mr-search").mark("search")
         with search.add_slot("prepend"):
-            ui.element("q-icon").props('name=search aria-hidden="true"')  # a plain q-icon: nothing to update
+            fixed_props(ui.element("q-icon"), 'name=search aria-hidden="true"')  # a plain q-icon: nothing to update
         search.on_value_change(self.changed)
         return search
 

@@ -9,6 +9,7 @@ from nicegui import app, ui
 
 from domain.models import User
 from ui.auth import log_out
+from ui.components.fixed_props import fixed_props
 from ui.components.plain_button import PlainButton
 from ui.components.plain_text import PlainText
 
@@ -40,18 +41,24 @@ def frame(user: User, title: str) -> Iterator[ui.column]:
     toggle_dark = _dark_mode()
     with ui.header().classes("mr-header items-center justify-between px-4 py-2"):
         with ui.row().classes("items-center gap-2 no-wrap"):
-            ui.icon("psychology", size="28px").props('aria-hidden="true"')
+            fixed_props(ui.element("q-icon"), 'name=psychology size=28px aria-hidden="true"')
             ui.link(APP_NAME, "/admin" if user.is_admin else "/").classes("mr-brand text-lg font-semibold")
         with ui.row().classes("items-center gap-1 no-wrap"):
             PlainText(user.display_name).classes("mr-user").mark("current-user")
             if not user.is_admin:
                 # A title, not a ui.tooltip: every open page would hold two more elements for them.
-                PlainButton(icon="manage_accounts", color="white", on_click=lambda: ui.navigate.to("/account")).props(
-                    'flat round aria-label="Your account" title="Your account: recently deleted, password"'
+                PlainButton(
+                    icon="manage_accounts",
+                    color="white",
+                    props='flat round aria-label="Your account" title="Your account: recently deleted, password"',
+                    on_click=lambda: ui.navigate.to("/account"),
                 ).mark("account-link")
-            PlainButton(icon="dark_mode", color="white", on_click=toggle_dark).props(
-                'flat round aria-label="Toggle dark mode" title="Toggle dark mode"'
+            PlainButton(
+                icon="dark_mode",
+                color="white",
+                props='flat round aria-label="Toggle dark mode" title="Toggle dark mode"',
+                on_click=toggle_dark,
             )
-            PlainButton("Log out", color="white", on_click=_log_out).props("flat")  # white: a Quasar name, not CSS
+            PlainButton("Log out", color="white", props="flat", on_click=_log_out)  # white: a Quasar name, not CSS
     with ui.column().classes("mr-main w-full max-w-5xl mx-auto p-4 gap-4") as main:
         yield main

@@ -109,15 +109,17 @@ class MemoryList:
         self.show_counts()
         with ui.element("div").classes("mr-list-tools") as tools:
             bar.controls()
-            self.select_button = (
-                PlainButton("Select", icon="checklist", color="brand", on_click=self.toggle_selecting)
-                .props("flat dense no-caps")
-                .mark("select-memories")
-            )
+            self.select_button = PlainButton(
+                "Select",
+                icon="checklist",
+                color="brand",
+                props="flat dense no-caps",
+                on_click=self.toggle_selecting,
+            ).mark("select-memories")
         self._tools = tools
         self._bulk_bar: ui.element | None = None
         self.rows = MemoryRows(self.actions, self._select).mark("memory-list")
-        self.more = PlainButton(color="brand", on_click=self.show_more).props("flat no-caps").classes("self-center")
+        self.more = PlainButton(color="brand", props="flat no-caps", on_click=self.show_more).classes("self-center")
         self.more.mark("more-memories")
         self._empty: ui.element | None = None
         self.render()

@@ -7,6 +7,7 @@ from typing import Any
 from nicegui import ui
 
 from domain.overview import Overview
+from ui.components.fixed_props import fixed_props
 
 AXIS_GREY = "#8a94a3"
 
@@ -54,13 +55,11 @@ class OverviewPanel:
         self.data = data
         self.chart: ui.echart | None = None
         self.summary: ui.label | None = None
-        with ui.element("section").classes("w-full").props('aria-label="Learned per week"').mark("overview"):
-            self.expansion = (
-                ui.expansion("Learned per week", icon="bar_chart", on_value_change=self._toggled)
-                .classes("mr-card mr-learned w-full")
-                .props("dense-toggle")
-                .mark("learned")
+        with fixed_props(ui.element("section"), 'aria-label="Learned per week"').classes("w-full").mark("overview"):
+            self.expansion = fixed_props(
+                ui.expansion("Learned per week", icon="bar_chart", on_value_change=self._toggled), "dense-toggle"
             )
+            self.expansion.classes("mr-card mr-learned w-full").mark("learned")
 
     def _toggled(self) -> None:
         if self.expansion.value and self.chart is None:

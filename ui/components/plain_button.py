@@ -14,6 +14,8 @@ from typing import Any
 
 from nicegui import ui
 
+from ui.components.fixed_props import parsed
+
 
 class PlainButton(ui.element):
     def __init__(
@@ -22,14 +24,13 @@ class PlainButton(ui.element):
         *,
         icon: str | None = None,
         color: str = "primary",
+        props: str = "",
         on_click: Callable[[], Any] | None = None,
     ) -> None:
+        """`props`: Quasar props written in the code (ui/components/fixed_props.py)."""
         super().__init__("q-btn")
-        self._props.update(ui.button._default_props)  # the theme's (ui/server.py), as ui.button takes them
-        self._props["color"] = color
-        self._props["label"] = text
-        if icon is not None:
-            self._props["icon"] = icon
+        own = {"color": color, "label": text, **({"icon": icon} if icon is not None else {}), **parsed(props)}
+        self._props.update({**ui.button._default_props, **own})  # the theme's (ui/server.py), as ui.button takes them
         if on_click is not None:
             self.on_click(on_click)
 

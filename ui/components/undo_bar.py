@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 
 from nicegui import ui
 
+from ui.components.fixed_props import fixed_props
 from ui.components.focus import focus
 
 UNDO_SECONDS = 10.0
@@ -20,7 +21,8 @@ class UndoBar:
 
     def __init__(self) -> None:
         self._on_undo: Callable[[], Awaitable[None]] | None = None
-        self.bar = ui.element("div").classes("mr-undo").props('role="status" aria-live="polite"').mark("undo-bar")
+        self.bar = fixed_props(ui.element("div"), 'role="status" aria-live="polite"').classes("mr-undo")
+        self.bar.mark("undo-bar")
         self.bar.set_visibility(False)
         self.message: ui.label | None = None
         self.undo_button: ui.button | None = None
