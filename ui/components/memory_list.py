@@ -12,13 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
-from datetime import datetime
 from typing import TypeVar
 
 from nicegui import ui
 from sqlalchemy.orm import Session
 
-from domain.coach_reads import Usage, usage_counts
+from domain.coach_reads import usage_counts
 from domain.enums import MemoryType
 from domain.memory_lists import MemoryCursor, MemoryQuery, MemoryView, list_more, memory_view, source_dates
 from domain.models import Memory, User
@@ -26,7 +25,7 @@ from ui.components.busy import busy
 from ui.components.filters import FilterBar, MemoryFilters
 from ui.components.focus import focus_selector
 from ui.components.labels import TYPE_ORDER, TYPE_SINGULAR
-from ui.components.memory_rows import MemoryActions, MemoryRows, RowFacts
+from ui.components.memory_rows import MemoryActions, MemoryRows, Row, RowFacts, row_data
 from ui.components.merge_dialog import open_merge_dialog
 from ui.components.plain_button import PlainButton
 from ui.components.type_chips import TypeChips
@@ -48,15 +47,15 @@ class BulkActions:
 
 @dataclass(frozen=True)
 class Loaded:
-    """A page of memories with what their rows show."""
+    """A page of memories with their rows as the browser draws them (put in words in the worker
+    thread that read them, not on the event loop)."""
 
     items: list[Memory]
-    usage: dict[int, Usage]
-    received: dict[int, datetime]
+    rows: dict[int, Row]
 
-    def facts(self) -> Iterator[tuple[Memory, RowFacts]]:
+    def pairs(self) -> Iterator[tuple[Memory, Row]]:
         for memory in self.items:
-            yield memory, RowFacts(self.usage.get(memory.id), self.received.get(memory.id))
+            yield memory, self.rows[memory.id]
 
 
 @dataclass(frozen=True)
@@ -71,7 +70,9 @@ def load_list(session: Session, user: User, query: MemoryQuery) -> ListData:
 
 
 def _rows(session: Session, user: User, items: list[Memory]) -> Loaded:
-    return Loaded(items, usage_counts(session, user, [m.id for m in items]), source_dates(session, user, items))
+    usage = usage_counts(session, user, [m.id for m in items])
+    received = source_dates(session, user, items)
+    return Loaded(items, {m.id: row_data(m, RowFacts(usage.get(m.id), received.get(m.id))) for m in items})
 
 
 def _more(session: Session, user: User, query: MemoryQuery, after: MemoryCursor) -> Loaded:
@@ -98,7 +99,7 @@ class MemoryList:
         self.on_clear_filters = on_clear_filters
         self.data = data
         self.shown: list[Memory] = list(data.rows.items)
-        self.facts: dict[int, RowFacts] = {m.id: f for m, f in data.rows.facts()}
+        self.row_of: dict[int, Row] = dict(data.rows.rows)
         self.selecting = False
         self.selected: dict[int, Memory] = {}
         self._showing_selection = False
@@ -140,7 +141,7 @@ class MemoryList:
             return
         self.data = data
         self.shown = list(self.data.rows.items)
-        self.facts = {m.id: f for m, f in data.rows.facts()}
+        self.row_of = dict(data.rows.rows)
         shown_ids = {m.id for m in self.shown}
         self.selected = {i: m for i, m in self.selected.items() if i in shown_ids}
         self.show_counts()
@@ -173,7 +174,7 @@ class MemoryList:
         self.select_button.set_text("Done" if self.selecting else "Select")
         self.bulk_bar()
         if self.shown:
-            self.rows.show(self.data_facts(), selecting=self.selecting, selected=set())
+            self.rows.show(self.data_rows(), selecting=self.selecting, selected=set())
 
     def _select(self, memory: Memory, value: bool) -> None:
         if value:
@@ -268,13 +269,13 @@ class MemoryList:
         if self._empty is not None:
             self._empty.set_visibility(False)
         self.rows.set_visibility(True)
-        self.rows.show(self.data_facts(), selecting=self.selecting, selected=set(self.selected))
+        self.rows.show(self.data_rows(), selecting=self.selecting, selected=set(self.selected))
         self._update_more(self.data.view.total)
 
-    def data_facts(self) -> Iterator[tuple[Memory, RowFacts]]:
-        """The shown memories with what their rows show (the first page's facts, then each "show more"'s)."""
+    def data_rows(self) -> Iterator[tuple[Memory, Row]]:
+        """The shown memories with their rows (the first page's, then each "show more"'s)."""
         for memory in self.shown:
-            yield memory, self.facts.get(memory.id, RowFacts())
+            yield memory, self.row_of[memory.id]
 
     def _update_more(self, total: int) -> None:
         remaining = total - len(self.shown)
@@ -292,8 +293,8 @@ class MemoryList:
         self.more.props(remove="loading")
         if reloads != self._reloads:  # the list was read again meanwhile: these rows follow an older one
             return
-        self.facts.update((m.id, facts) for m, facts in loaded.facts())
-        self.rows.append(loaded.facts(), selected=set(self.selected))
+        self.row_of.update(loaded.rows)
+        self.rows.append(loaded.pairs(), selected=set(self.selected))
         known = {m.id for m in self.shown}
         self.shown.extend(m for m in loaded.items if m.id not in known)
         total = self.data.view.total if loaded.items else len(self.shown)

@@ -67,7 +67,10 @@ def meta_line(memory: Memory, received_at: datetime | None = None, now: datetime
     return " · ".join(parts)
 
 
-def row_data(memory: Memory, facts: RowFacts, *, selected: bool = False) -> dict[str, Any]:
+Row = dict[str, Any]
+
+
+def row_data(memory: Memory, facts: RowFacts, *, selected: bool = False) -> Row:
     """One row as the browser draws it (every value text or a number: the template shows them as text)."""
     count = facts.usage.count if facts.usage is not None else 0
     last_at = facts.usage.last_at if facts.usage is not None else None
@@ -105,19 +108,20 @@ class MemoryRows(ui.element, component=ASSETS / "components" / "memory_rows.js")
         self.on("action", self._action)
         self.on("select", self._selected)
 
-    def show(self, memories: Iterable[tuple[Memory, RowFacts]], *, selecting: bool, selected: set[int]) -> None:
+    def show(self, memories: Iterable[tuple[Memory, Row]], *, selecting: bool, selected: set[int]) -> None:
         """Show these rows instead of the ones shown."""
         self.memories = {}
         self._rows = []
         self._props["selecting"] = selecting
         self.append(memories, selected=selected)
 
-    def append(self, memories: Iterable[tuple[Memory, RowFacts]], *, selected: set[int]) -> None:
-        for memory, facts in memories:
+    def append(self, memories: Iterable[tuple[Memory, Row]], *, selected: set[int]) -> None:
+        """Add these rows (`row_data`, put in words where they were read) after the ones shown."""
+        for memory, row in memories:
             if memory.id in self.memories:
                 continue
             self.memories[memory.id] = memory
-            self._rows.append(row_data(memory, facts, selected=memory.id in selected))
+            self._rows.append({**row, "selected": memory.id in selected})
         self._publish()
 
     def mark_selected(self, selected: set[int]) -> None:
