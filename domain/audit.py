@@ -14,9 +14,12 @@ the key existed) keep the plain SHA-256 of earlier versions: the legacy part of 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
+import logging
+import secrets
 from collections.abc import Container, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -32,6 +35,7 @@ from sqlalchemy import (
     Table,
     TextClause,
     bindparam,
+    exists,
     func,
     insert,
     select,
@@ -45,8 +49,8 @@ from sqlalchemy.sql.util import find_tables
 
 from domain.actors import Actor, actor_identity
 from domain.enums import REMOVAL_ACTIONS, AuditAction, AuditTarget
-from domain.models import GENESIS_HASH, AuditEvent, AuditHead
-from domain.prepared import Prepared
+from domain.models import GENESIS_HASH, AuditEvent, AuditHead, AuditPending
+from domain.prepared import WRITER, Prepared
 from domain.types import utcnow
 
 REDACTED_PROPOSALS = "redacted_proposals"  # a removal event's list of proposals it redacted
@@ -257,8 +261,12 @@ def _insert_events(connection: Connection, events: list[dict[str, Any]]) -> None
 
 def _write_locked(connection: Connection, events: list[dict[str, Any]], seal: Seal | None) -> _Head:
     """Lock and read the head, chain the events onto it, write them and move the head."""
-    seq, prev_hash, keyed_after = connection.execute(_LOCK_HEAD).one()
-    head = _chain(events, _Head(seq, prev_hash, keyed_after), seal)
+    return _write_on(connection, events, _lock_head(connection), seal)
+
+
+def _write_on(connection: Connection, events: list[dict[str, Any]], held: _Head, seal: Seal | None) -> _Head:
+    """Chain the events onto the head this transaction holds, write them and move the head."""
+    head = _chain(events, held, seal)
     if connection.dialect.name == "postgresql" and len(events) == 1:  # one round trip for the event and the head
         _INSERT_AND_MOVE.run(connection, {**events[0], "new_seq": head.seq, "new_hash": head.hash})
     else:
@@ -268,19 +276,27 @@ def _write_locked(connection: Connection, events: list[dict[str, Any]], seal: Se
 
 
 def write_pending(session: Session) -> None:
-    """Chain the transaction's queued events onto the head and write them.
+    """Write the transaction's queued events, chained onto the head, or (PostgreSQL, when another
+    transaction holds the head) waiting to be chained right after the commit.
 
-    PostgreSQL: one statement locks and reads the head, one writes the events and moves the head.
     SQLite (one writer at a time, so the head seldom moves behind a process's back): the head moves
     on the condition that it is still the one this process last committed (seq, hash and keyed part),
     the events chained onto that, and one more statement writes them. If another process moved it
     meanwhile (or nothing is known yet), that update changes nothing, and the head is locked and
     read, the events chained onto it and written, and the head moved.
 
+    PostgreSQL: if no one holds the head, this transaction takes it (the statement that locks it also
+    says whether events are waiting), chains what is waiting and then its own events, and holds it to
+    its commit, as every write did before. If another transaction holds it, this one does not queue
+    for it: its events go to audit_pending, in this transaction, so they commit with the change or not
+    at all, and the next transaction to take the head chains them, with every other event waiting by
+    then, in one statement. So writers that find the head taken commit side by side, and one holder
+    chains a batch. A transaction that reads the audit log has what is waiting chained first
+    (`_write_before_reading`), as do `audit verify` and the start of the app (`chain_waiting_now`).
+
     The head is the LAST lock a writing transaction takes: its row writes are flushed first, and
-    this runs at commit (or just before the transaction reads the audit log itself). On PostgreSQL
-    that is one lock order for every write path (rows, then the head; no deadlock), and the head is
-    held only from here to the commit, so concurrent writers queue for the shortest time.
+    this runs at commit (or just before the transaction reads the audit log itself), so there is one
+    lock order for every write path (rows, then the head; no deadlock).
     """
     events: list[dict[str, Any]] | None = session.info.pop(_PENDING_KEY, None)
     if not events:
@@ -288,9 +304,28 @@ def write_pending(session: Session) -> None:
     session.flush()
     connection = session.connection()
     seal = seal_of(session)
-    pool = _pool(session) if connection.dialect.name == "sqlite" else None
+    if connection.dialect.name == "sqlite":
+        _write_sqlite(session, connection, events, seal)
+        return
+    if _HOLDS_HEAD_KEY not in session.info and _has_waiting_table(connection):
+        row = connection.execute(_TRY_HEAD).first()
+        if row is None:  # another transaction holds the head
+            _defer(session, connection, events, seal)
+            return
+        session.info[_HOLDS_HEAD_KEY] = True
+        head = _Head(row.seq, row.hash, row.keyed_after)
+        if row.waiting:
+            head = _chain_waiting_locked(connection, head, seal)
+        head = _write_on(connection, events, head, seal)
+    else:
+        head = _write_locked(connection, events, seal)
+    _note_committed(session, head, seal)
+
+
+def _write_sqlite(session: Session, connection: Connection, events: list[dict[str, Any]], seal: Seal | None) -> None:
+    pool = _pool(session)
     # This transaction's own head if it wrote events already (before reading the log), else the last commit's.
-    known = (session.info.get(_HEAD_KEY) or _KNOWN_HEADS.get(pool)) if pool is not None else None
+    known = session.info.get(_HEAD_KEY) or (_KNOWN_HEADS.get(pool) if pool is not None else None)
     head = None
     if known is not None:
         head = _chain(events, known, seal)
@@ -310,10 +345,208 @@ def write_pending(session: Session) -> None:
             head = None
     if head is None:
         head = _write_locked(connection, events, seal)
-    if pool is not None:  # SQLite: the head this process leaves, to move on the condition it is still there
+    if pool is not None:  # the head this process leaves, to move on the condition it is still there
         session.info[_HEAD_KEY] = head
+    _note_committed(session, head, seal)
+
+
+def _note_committed(session: Session, head: _Head, seal: Seal | None) -> None:
+    """The anchor moves to `head` once this transaction has committed."""
     if seal is not None and head.keyed_after is not None:
         session.info[_COMMITTED_KEY] = (head.seq, head.hash, head.keyed_after)
+
+
+# --- PostgreSQL: events wait in audit_pending from their change's commit until they are chained ---
+
+_WAITING = cast(Table, AuditPending.__table__)
+_INSERT_WAITING = Prepared(insert(_WAITING))
+_CHAINED_FOR_READING_KEY = "memory_review_audit_chained_for_reading"  # done once per transaction
+_HOLDS_HEAD_KEY = "memory_review_audit_holds_head"  # this transaction locked the head: it chains in place
+_MAC_FIELDS = (
+    "id",
+    "at",
+    "actor_id",
+    "actor_label",
+    "action",
+    "athlete_id",
+    "target_type",
+    "target_id",
+    "before_digest",
+    "after_digest",
+    "reason",
+)
+_READ_WAITING = select(*(_WAITING.c[name] for name in _MAC_FIELDS), _WAITING.c.mac).order_by(
+    _WAITING.c.at, _WAITING.c.id
+)
+# Per engine (its pool) without a seal: the chain was found plain (not keyed), so waiting events need no MAC.
+_PLAIN_CHAINS: WeakKeyDictionary[Pool, bool] = WeakKeyDictionary()
+_log = logging.getLogger(__name__)
+
+
+def waiting_mac(event: Mapping[str, Any], key: bytes) -> str:
+    """A waiting event's HMAC under the chain's key: whoever can write the database cannot add an
+    event for the next writer to chain, nor change a waiting one, nor copy one (its id is covered)."""
+    body = {name: event[name] for name in _MAC_FIELDS}
+    body["at"] = _timestamp(body["at"])
+    return hmac.new(key, b"audit-waiting\x00" + canonical_json(body).encode(), hashlib.sha256).hexdigest()
+
+
+# Per engine (its pool): whether its schema has audit_pending (a database not migrated to 0011 yet
+# chains in place, as before it; read once: a migration only adds it).
+_WAITING_TABLES: WeakKeyDictionary[Pool, bool] = WeakKeyDictionary()
+
+
+def _has_waiting_table(connection: Connection) -> bool:
+    pool = connection.engine.pool
+    found = _WAITING_TABLES.get(pool)
+    if found is None:
+        found = _WAITING_TABLES[pool] = bool(connection.scalar(text("SELECT to_regclass('audit_pending') IS NOT NULL")))
+    return found
+
+
+def _waiting_key(connection: Connection, seal: Seal | None) -> bytes | None:
+    """The key to sign waiting events with; None on a plain chain. A keyed chain and no key: refused,
+    as a chained write would be (read once per engine: a chain, once keyed, stays keyed)."""
+    if seal is not None:
+        return seal.key
+    pool = connection.engine.pool
+    if pool not in _PLAIN_CHAINS:
+        if connection.execute(select(_HEADS.c.keyed_after).where(_HEADS.c.id == 1)).scalar() is not None:
+            raise MissingAuditKey()
+        _PLAIN_CHAINS[pool] = True
+    return None
+
+
+def _defer(session: Session, connection: Connection, events: list[dict[str, Any]], seal: Seal | None) -> None:
+    key = _waiting_key(connection, seal)
+    # One time for the transaction's events, and ids that follow on from a random one: chained in
+    # the order they were recorded (by time, then id), and two transactions' ids never meet.
+    at, first = utcnow(), secrets.randbits(62)
+    rows = []
+    for number, event in enumerate(events):
+        row = {name: event[name] for name in _WAITING_COLUMNS if name in event}
+        row.update(id=first + number, at=at)
+        row["mac"] = waiting_mac(row, key) if key is not None else None
+        rows.append(row)
+    if len(rows) == 1:
+        _INSERT_WAITING.run(connection, rows[0])
+    else:
+        _INSERT_WAITING.run_many(connection, rows)
+
+
+_WAITING_COLUMNS = tuple(column.key for column in _WAITING.columns)
+
+
+def _lock_head(connection: Connection) -> _Head:
+    seq, hash_, keyed_after = connection.execute(_LOCK_HEAD).one()
+    return _Head(seq, hash_, keyed_after)
+
+
+def _chain_statement() -> TextClause:
+    """Every chained waiting event moved into audit_events and the head moved, in one statement."""
+    columns = [column.name for column in _EVENTS.columns]
+    taken = {"seq": "c.seq", "prev_hash": "c.prev_hash", "hash": "c.hash", "redacted": "false"}
+    names = ", ".join(f'"{name}"' for name in columns)
+    values = ", ".join(taken.get(name, f'p."{name}"') for name in columns)
+    return text(
+        "WITH c AS (SELECT * FROM unnest(CAST(:ids AS bigint[]), CAST(:seqs AS integer[]), "
+        "CAST(:prev_hashes AS varchar[]), CAST(:hashes AS varchar[])) AS c(id, seq, prev_hash, hash)), "
+        "moved_head AS (UPDATE audit_head SET seq = :new_seq, hash = :new_hash WHERE id = 1), "
+        f"moved AS (DELETE FROM audit_pending AS p USING c WHERE p.id = c.id RETURNING {values}) "
+        f"INSERT INTO audit_events ({names}) SELECT * FROM moved"
+    )
+
+
+_CHAIN_WAITING = _chain_statement()
+
+
+def _chain_waiting_locked(connection: Connection, head: _Head, seal: Seal | None) -> _Head:
+    """Chain every committed waiting event onto `head`, which this transaction has locked: read after
+    the lock, so an event a writer before us chained is no longer there. A waiting event whose MAC
+    does not match (keyed chain) stays where it is, unchained, for `audit verify` to report."""
+    if connection.dialect.name != "postgresql" or not _has_waiting_table(connection):
+        return head  # SQLite chains each event in its writer's transaction: nothing waits there
+    rows = [dict(row) for row in connection.execute(_READ_WAITING).mappings()]
+    if not rows:
+        return head
+    key = seal.key if head.keyed_after is not None and seal is not None else None
+    if head.keyed_after is not None and key is None:
+        raise MissingAuditKey()
+    ids, seqs, prev_hashes, hashes = [], [], [], []
+    seq, prev_hash = head.seq, head.hash
+    for row in rows:
+        if key is not None and not hmac.compare_digest(row["mac"] or "", waiting_mac(row, key)):
+            _log.warning("audit event waiting as #%s has a MAC that does not match: not chained", row["id"])
+            continue
+        seq += 1
+        event = cast(ChainedEvent, _Columns({**row, "seq": seq}))
+        prev_hash, previous = event_hash(event, prev_hash, key), prev_hash
+        ids.append(row["id"])
+        seqs.append(seq)
+        prev_hashes.append(previous)
+        hashes.append(prev_hash)
+    if not ids:
+        return head
+    parameters = {"ids": ids, "seqs": seqs, "prev_hashes": prev_hashes, "hashes": hashes}
+    moved = connection.execute(_CHAIN_WAITING, {**parameters, "new_seq": seq, "new_hash": prev_hash})
+    if moved.rowcount != len(ids):  # cannot happen while we hold the head: never chain with a gap
+        raise RuntimeError(f"chained {moved.rowcount} of {len(ids)} waiting audit events; rolled back")
+    return _Head(seq, prev_hash, head.keyed_after)
+
+
+def chain_waiting(connection: Connection, seal: Seal | None) -> int | None:
+    """Lock the head and chain every committed waiting event onto it, in the connection's transaction
+    (the caller commits); the head's seq after them, None if none was waiting."""
+    head = _lock_head(connection)
+    moved = _chain_waiting_locked(connection, head, seal)
+    return moved.seq if moved != head else None
+
+
+# The head if no one holds it, locked, and whether any event was waiting at the statement's start:
+# the events committed later are chained by the next transaction to take the head.
+_TRY_HEAD = (
+    select(_HEADS.c.seq, _HEADS.c.hash, _HEADS.c.keyed_after, exists(select(_WAITING.c.id)).label("waiting"))
+    .where(_HEADS.c.id == 1)
+    .with_for_update(skip_locked=True)
+)
+_ANY_WAITING = select(exists(select(_WAITING.c.id)))
+
+
+def _advance(seal: Seal | None, head: _Head) -> None:
+    if seal is not None and head.keyed_after is not None:
+        seal.advance(head.seq, head.hash, head.keyed_after)
+
+
+def chain_waiting_now(bind: Engine | Connection) -> None:
+    """Queue for the head and chain every committed waiting event, in a transaction of its own: before
+    a verify run, at start (the events of a process killed between its commit and their chaining)."""
+    if bind.dialect.name != "postgresql":
+        return
+    seal = _SEALS.get(bind.engine.pool)
+    with bind.connect() if isinstance(bind, Engine) else contextlib.nullcontext(bind) as connection:
+        with connection.begin() as transaction:
+            head = _lock_head(connection)
+            moved = _chain_waiting_locked(connection, head, seal)
+            if moved == head:
+                transaction.rollback()
+                return
+        _advance(seal, moved)
+
+
+def _hold_head(session: Session) -> None:
+    """PostgreSQL: this writing transaction reads the audit log, so it locks the head now and chains
+    what is waiting first; it sees every event committed before it, and chains its own in place."""
+    connection = session.connection()
+    seal = seal_of(session)
+    head = _lock_head(connection)
+    moved = _chain_waiting_locked(connection, head, seal)
+    session.info[_HOLDS_HEAD_KEY] = True
+    if moved != head:
+        _note_committed(session, moved, seal)
+
+
+def _writes(bind: Engine | Connection) -> bool:
+    return isinstance(bind, Engine) and bool(bind.get_execution_options().get(WRITER, False))
 
 
 @orm_event.listens_for(Session, "before_commit")
@@ -323,15 +556,39 @@ def _write_at_commit(session: Session) -> None:
 
 @orm_event.listens_for(Session, "do_orm_execute")
 def _write_before_reading(state: ORMExecuteState) -> None:
-    """A transaction that reads the audit log sees its own events (e.g. a hard delete redacting
-    the events of a memory made in the same transaction)."""
-    if not (state.session.info.get(_PENDING_KEY) and state.is_select):
+    """A transaction that reads the audit log sees its own events (e.g. a hard delete redacting the
+    events of a memory made in the same transaction), and on PostgreSQL every event committed before
+    it: a writing one takes the head and chains what is waiting (so a hard delete redacts an edit
+    committed just before it too), a reading one has what is waiting chained first."""
+    if not state.is_select:
         return
-    if _CHAIN_TABLES & set(find_tables(cast(ClauseElement, state.statement))):
-        write_pending(state.session)
+    session = state.session
+    queued = bool(session.info.get(_PENDING_KEY))
+    # PostgreSQL, once per transaction: a statement about the chain's own rows (its entity, cheap to
+    # tell; every reader of the log selects events or the head)
+    chain = (
+        state.bind_mapper in _CHAIN_MAPPERS
+        and _HOLDS_HEAD_KEY not in session.info
+        and _CHAINED_FOR_READING_KEY not in session.info
+    )
+    if chain and (bind := session.get_bind()).dialect.name == "postgresql":
+        if _writes(bind):
+            _hold_head(session)
+        else:
+            session.info[_CHAINED_FOR_READING_KEY] = True
+            connection = session.connection()
+            if (
+                _has_waiting_table(connection)
+                and connection.execute(_ANY_WAITING).scalar()
+                and isinstance(bind, Engine)
+            ):
+                chain_waiting_now(bind)  # its own transaction: this one's next statement sees them
+    if queued and _CHAIN_TABLES & set(find_tables(cast(ClauseElement, state.statement))):
+        write_pending(session)
 
 
-_CHAIN_TABLES = {_EVENTS, _HEADS}
+_CHAIN_TABLES = {_EVENTS, _HEADS, _WAITING}
+_CHAIN_MAPPERS = {AuditEvent.__mapper__, AuditHead.__mapper__, AuditPending.__mapper__}
 
 
 @orm_event.listens_for(Session, "after_commit")
@@ -340,17 +597,16 @@ def _anchor_at_commit(session: Session) -> None:
     if head is not None and (pool := _pool(session)) is not None:
         _KNOWN_HEADS[pool] = head
     committed = session.info.pop(_COMMITTED_KEY, None)
-    seal = seal_of(session) if committed else None
-    if seal is not None:
+    seal = seal_of(session)
+    if committed and seal is not None:
         seal.advance(*committed)
 
 
 @orm_event.listens_for(Session, "after_transaction_end")
 def _forget_pending(session: Session, transaction: SessionTransaction) -> None:
     if transaction.parent is None:
-        session.info.pop(_PENDING_KEY, None)
-        session.info.pop(_COMMITTED_KEY, None)
-        session.info.pop(_HEAD_KEY, None)
+        for key in (_PENDING_KEY, _COMMITTED_KEY, _HEAD_KEY, _HOLDS_HEAD_KEY, _CHAINED_FOR_READING_KEY):
+            session.info.pop(key, None)
 
 
 class ChainedEvent(Protocol):
@@ -466,7 +722,28 @@ def verify_chain(
         return broken(verified.seq + 1, "events after this point are missing")
     if problem := _beyond_head(session, verified, known):
         return broken(verified.seq + 1, problem)
+    if problem := _forged_waiting(session, keys):
+        return broken(verified.seq + 1, problem)
     return ChainReport(True, checked, verified=verified, start_seq=start_seq)
+
+
+def _forged_waiting(session: Session, keys: _Keys) -> str | None:
+    """Events waiting to be chained (committed, their writer about to chain them) are not part of the
+    chain yet; on a keyed chain each must carry its writer's MAC, or it was put there or changed by
+    someone without the key, and no writer will chain it."""
+    if keys.keyed_after is None:
+        return None
+    rows = session.execute(_READ_WAITING).mappings().all()
+    if not rows:
+        return None
+    try:
+        key = keys.of(keys.keyed_after + 1)
+    except MissingAuditKey as error:
+        return str(error)
+    for row in rows:
+        if key is not None and not hmac.compare_digest(row["mac"] or "", waiting_mac(dict(row), key)):
+            return f"an event waiting to be chained (#{row['id']}) was not written by the app, or was changed"
+    return None
 
 
 _BOUNDARY_MOVED = "where the keyed chain starts differs from the anchor outside the database"

@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     Enum,
     ForeignKey,
@@ -246,6 +247,29 @@ class AuditHead(Base):
     seq: Mapped[int] = mapped_column(Integer)
     hash: Mapped[str] = mapped_column(String(64))
     keyed_after: Mapped[int | None] = mapped_column(Integer, default=None)  # events after this seq are HMAC-keyed
+
+
+class AuditPending(Base):
+    """An event committed with its change and not chained yet (PostgreSQL's writers, domain.audit):
+    the next writer to take the head chains it, moving it into audit_events. `id` is random, so
+    `mac` (an HMAC under the chain's key, None on a plain chain) covers it and a copy is refused."""
+
+    __tablename__ = "audit_pending"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    at: Mapped[datetime] = mapped_column()
+    actor_id: Mapped[int | None] = mapped_column(Integer, default=None)
+    actor_label: Mapped[str] = mapped_column(String(140))
+    action: Mapped[AuditAction] = mapped_column(_enum(AuditAction, "audit_action", length=40, checked=False))
+    athlete_id: Mapped[int | None] = mapped_column(Integer, default=None)
+    target_type: Mapped[AuditTarget] = mapped_column(_enum(AuditTarget, "audit_target", length=20, checked=False))
+    target_id: Mapped[int | None] = mapped_column(Integer, default=None)
+    before: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    after: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    before_digest: Mapped[str | None] = mapped_column(String(64), default=None)
+    after_digest: Mapped[str | None] = mapped_column(String(64), default=None)
+    reason: Mapped[str | None] = mapped_column(Text, default=None)
+    mac: Mapped[str | None] = mapped_column(String(64), default=None)
 
 
 class AuditCheckpoint(Base):

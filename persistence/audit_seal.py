@@ -23,7 +23,7 @@ from pathlib import Path
 
 from sqlalchemy import Engine, select, update
 
-from domain.audit import attach_seal
+from domain.audit import attach_seal, chain_waiting, chain_waiting_now
 from domain.models import AuditHead
 from persistence.audit_files import ANCHOR_SUFFIX, FileSeal
 from persistence.engine import IMMEDIATE
@@ -65,11 +65,14 @@ def seal_engine(engine: Engine, settings: Settings) -> FileSeal:
         with engine.execution_options(**{IMMEDIATE: True}).begin() as connection:
             locked = connection.execute(_HEAD.with_for_update()).one()
             if locked.keyed_after is None:
-                connection.execute(update(AuditHead).where(AuditHead.id == 1).values(keyed_after=locked.seq))
+                # events waiting from before the key join the legacy part: they carry no MAC
+                seq = chain_waiting(connection, None) or locked.seq
+                connection.execute(update(AuditHead).where(AuditHead.id == 1).values(keyed_after=seq))
         head = _head(engine)
     if seal.anchor() is None:
         seal.advance(head.seq, head.hash, head.keyed_after)
     attach_seal(engine, seal)
+    chain_waiting_now(engine)  # events a process killed between its commit and chaining them left waiting
     return seal
 
 
