@@ -614,7 +614,7 @@ RULES: tuple[Rule, ...] = (
         r"|\b(?:\d|two|three|four|five)\s+on[,\s]+(?:\d|two|three|four|five)\s+off\b"
         # a work pattern: "FIFO", "a 2 days 2 nights 4 off rota", "two weeks on the rigs and two weeks home", "the day
         # after a night shift", "around my shifts" (one shift, "before my shift", is often only a time of day)
-        r"|\bfifo\b|\b(?:watch|work|shift|duty)\s+(?:pattern|rota|roster)\b|\b\w+\s+off\s+(?:rota|roster)\b"
+        r"|\bfifo\b|\b(?:watch|work|shift|duty)\s+(?:pattern|rota|roster)\b|\b(?:\d+|one|two|three|four|five|six)\s+off\s+(?:rota|roster)\b"
         r"|\b(?:\d+|one|two|three|four)\s+(?:weeks?|days?|nights?)\s+on\b(?:\s+[\w-]+){0,5}?\s+(?:\d+|one|two|three"
         r"|four)\s+(?:(?:weeks?|days?)\s+)?(?:off|home|hame)\b"
         r"|\b(?:my|a|each|every|the)\s+night\s+shift\b|\b(?:my|the|our)\s+(?:[\w-]+\s+)?shifts\b"
