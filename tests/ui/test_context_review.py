@@ -204,8 +204,9 @@ async def test_bulk_confirm_and_reject_a_selection_then_the_kind_empty_state(use
                 select(Proposal).where(Proposal.athlete_id == owner.id, Proposal.status == ProposalStatus.PENDING)
             ).all()
     assert left == []
-    assert [label.text for label in user.find(marker="review-count").elements] == ["0"]
-    assert [label.text for label in user.find(marker="overview-pending").elements] == ["0"]
+    # the counts are refreshed after the list: wait for them as a person would glance again
+    await eventually(lambda: [label.text for label in user.find(marker="review-count").elements] == ["0"])
+    await eventually(lambda: [label.text for label in user.find(marker="overview-pending").elements] == ["0"])
 
 
 async def test_bulk_buttons_need_a_selection(user: User, app_database: str) -> None:

@@ -122,7 +122,8 @@ async def test_a_confirm_from_the_edit_dialog_and_a_selection_can_be_undone(user
         await user.should_see("Confirmed: 'Swims on Fridays to recover'")
         user.find(marker="undo").click()
         await user.should_see(marker=f"proposal-{new}")
-        assert proposal(engine, new).status == ProposalStatus.PENDING
+        # the confirmed card may still be on screen while the undo is saved: wait for the saved state
+        await eventually(lambda: proposal(engine, new).status == ProposalStatus.PENDING)
         for proposal_id in (new, seen):
             with user.scope(marker=f"proposal-{proposal_id}"):
                 user.find(marker="proposal-select").click()
@@ -132,7 +133,7 @@ async def test_a_confirm_from_the_edit_dialog_and_a_selection_can_be_undone(user
         user.find(marker="undo").click()
         await user.should_see("Confirm undone: back in To review.")
         await user.should_see(marker=f"proposal-{seen}")
-        assert [proposal(engine, i).status for i in (new, seen)] == [ProposalStatus.PENDING] * 2
+        await eventually(lambda: [proposal(engine, i).status for i in (new, seen)] == [ProposalStatus.PENDING] * 2)
         assert memory_by_content(engine, "alex", "Prefers morning runs").occurrences == count_before
 
 
