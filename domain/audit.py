@@ -597,8 +597,8 @@ def _anchor_at_commit(session: Session) -> None:
     if head is not None and (pool := _pool(session)) is not None:
         _KNOWN_HEADS[pool] = head
     committed = session.info.pop(_COMMITTED_KEY, None)
-    seal = seal_of(session)
-    if committed and seal is not None:
+    seal = seal_of(session) if committed else None  # most commits wrote no event: no lookup for them
+    if seal is not None:
         seal.advance(*committed)
 
 
