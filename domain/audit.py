@@ -32,6 +32,7 @@ from sqlalchemy import (
     Engine,
     Integer,
     Select,
+    String,
     Table,
     TextClause,
     bindparam,
@@ -40,16 +41,19 @@ from sqlalchemy import (
     insert,
     select,
     text,
+    type_coerce,
     update,
 )
 from sqlalchemy import event as orm_event
-from sqlalchemy.orm import ORMExecuteState, Session, SessionTransaction
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.orm import ORMExecuteState, Session, SessionTransaction, SessionTransactionOrigin
 from sqlalchemy.pool import Pool
 from sqlalchemy.sql.util import find_tables
 
 from domain.actors import Actor, actor_identity
+from domain.audit_refused import COPIED, NOT_SIGNED, Refusal, refuse, refused_problem
 from domain.enums import REMOVAL_ACTIONS, AuditAction, AuditTarget
-from domain.models import GENESIS_HASH, AuditEvent, AuditHead, AuditPending
+from domain.models import GENESIS_HASH, AuditEvent, AuditHead, AuditPending, AuditRefused
 from domain.prepared import WRITER, Prepared
 from domain.types import utcnow
 
@@ -86,6 +90,9 @@ def event_hash(event: ChainedEvent, prev_hash: str, key: bytes | None = None) ->
         "after_digest": event.after_digest,
         "reason": event.reason,
     }
+    pending_id = getattr(event, "pending_id", None)  # chained from audit_pending: its waiting id too
+    if pending_id is not None:
+        body["pending_id"] = pending_id
     message = (prev_hash + canonical_json(body)).encode()
     if key is None:
         return hashlib.sha256(message).hexdigest()
@@ -235,7 +242,7 @@ def _insert_and_move() -> TextClause:
     """PostgreSQL: one event and the head's move in one statement (the move a data-modifying CTE).
     A text statement with typed parameters: Core's form of it (an UPDATE CTE) is not cacheable,
     and compiling it each time costs more than the round trip it saves."""
-    columns = list(_EVENTS.columns)
+    columns = [column for column in _EVENTS.columns if column.key != "pending_id"]  # chained in place: none
     names = ", ".join(f'"{column.name}"' for column in columns)
     values = ", ".join(f":{column.key}" for column in columns)
     return text(
@@ -362,6 +369,7 @@ _WAITING = cast(Table, AuditPending.__table__)
 _INSERT_WAITING = Prepared(insert(_WAITING))
 _CHAINED_FOR_READING_KEY = "memory_review_audit_chained_for_reading"  # done once per transaction
 _HOLDS_HEAD_KEY = "memory_review_audit_holds_head"  # this transaction locked the head: it chains in place
+_TEXT_FIELDS = frozenset({"action", "target_type"})
 _MAC_FIELDS = (
     "id",
     "at",
@@ -375,9 +383,14 @@ _MAC_FIELDS = (
     "after_digest",
     "reason",
 )
-_READ_WAITING = select(*(_WAITING.c[name] for name in _MAC_FIELDS), _WAITING.c.mac).order_by(
-    _WAITING.c.at, _WAITING.c.id
-)
+_CHAINED = _EVENTS.alias("chained")
+# Each waiting event, its action and target as written (a forged one may hold any text: read as an
+# enum it would fail every writer), and the seq of a chained event that waited under the same id.
+_READ_WAITING = select(
+    *(type_coerce(_WAITING.c[name], String) if name in _TEXT_FIELDS else _WAITING.c[name] for name in _MAC_FIELDS),
+    _WAITING.c.mac,
+    select(_CHAINED.c.seq).where(_CHAINED.c.pending_id == _WAITING.c.id).scalar_subquery().label("chained_as"),
+).order_by(_WAITING.c.at, _WAITING.c.id)
 # Per engine (its pool) without a seal: the chain was found plain (not keyed), so waiting events need no MAC.
 _PLAIN_CHAINS: WeakKeyDictionary[Pool, bool] = WeakKeyDictionary()
 _log = logging.getLogger(__name__)
@@ -445,7 +458,7 @@ def _lock_head(connection: Connection) -> _Head:
 def _chain_statement() -> TextClause:
     """Every chained waiting event moved into audit_events and the head moved, in one statement."""
     columns = [column.name for column in _EVENTS.columns]
-    taken = {"seq": "c.seq", "prev_hash": "c.prev_hash", "hash": "c.hash", "redacted": "false"}
+    taken = {"seq": "c.seq", "prev_hash": "c.prev_hash", "hash": "c.hash", "redacted": "false", "pending_id": "p.id"}
     names = ", ".join(f'"{name}"' for name in columns)
     values = ", ".join(taken.get(name, f'p."{name}"') for name in columns)
     return text(
@@ -463,35 +476,49 @@ _CHAIN_WAITING = _chain_statement()
 def _chain_waiting_locked(connection: Connection, head: _Head, seal: Seal | None) -> _Head:
     """Chain every committed waiting event onto `head`, which this transaction has locked: read after
     the lock, so an event a writer before us chained is no longer there. A waiting event whose MAC
-    does not match (keyed chain) stays where it is, unchained, for `audit verify` to report."""
+    does not match (keyed chain), or a copy of one chained already, is moved to audit_refused instead
+    (domain.audit_refused): read and refused once, for `audit verify` and the admin to report."""
+    return _chain_and_refuse(connection, head, seal)[0]
+
+
+def _chain_and_refuse(connection: Connection, head: _Head, seal: Seal | None) -> tuple[_Head, int]:
+    """`_chain_waiting_locked`, and how many waiting events it refused."""
     if connection.dialect.name != "postgresql" or not _has_waiting_table(connection):
-        return head  # SQLite chains each event in its writer's transaction: nothing waits there
+        return head, 0  # SQLite chains each event in its writer's transaction: nothing waits there
     rows = [dict(row) for row in connection.execute(_READ_WAITING).mappings()]
     if not rows:
-        return head
+        return head, 0
     key = seal.key if head.keyed_after is not None and seal is not None else None
     if head.keyed_after is not None and key is None:
         raise MissingAuditKey()
     ids, seqs, prev_hashes, hashes = [], [], [], []
+    refusals: list[Refusal] = []
     seq, prev_hash = head.seq, head.hash
     for row in rows:
+        if row["chained_as"] is not None:
+            refusals.append(Refusal(row["id"], COPIED.format(seq=row["chained_as"]), row["chained_as"]))
+            continue
         if key is not None and not hmac.compare_digest(row["mac"] or "", waiting_mac(row, key)):
-            _log.warning("audit event waiting as #%s has a MAC that does not match: not chained", row["id"])
+            refusals.append(Refusal(row["id"], NOT_SIGNED))
             continue
         seq += 1
-        event = cast(ChainedEvent, _Columns({**row, "seq": seq}))
+        event = cast(ChainedEvent, _Columns({**row, "seq": seq, "pending_id": row["id"]}))
         prev_hash, previous = event_hash(event, prev_hash, key), prev_hash
         ids.append(row["id"])
         seqs.append(seq)
         prev_hashes.append(previous)
         hashes.append(prev_hash)
+    if refusals:
+        for refusal in refusals:
+            _log.warning("audit event waiting as #%s refused and set aside: %s", refusal.pending_id, refusal.problem)
+        refuse(connection, refusals)
     if not ids:
-        return head
+        return head, len(refusals)
     parameters = {"ids": ids, "seqs": seqs, "prev_hashes": prev_hashes, "hashes": hashes}
     moved = connection.execute(_CHAIN_WAITING, {**parameters, "new_seq": seq, "new_hash": prev_hash})
     if moved.rowcount != len(ids):  # cannot happen while we hold the head: never chain with a gap
         raise RuntimeError(f"chained {moved.rowcount} of {len(ids)} waiting audit events; rolled back")
-    return _Head(seq, prev_hash, head.keyed_after)
+    return _Head(seq, prev_hash, head.keyed_after), len(refusals)
 
 
 def chain_waiting(connection: Connection, seal: Seal | None) -> int | None:
@@ -509,7 +536,6 @@ _TRY_HEAD = (
     .where(_HEADS.c.id == 1)
     .with_for_update(skip_locked=True)
 )
-_ANY_WAITING = select(exists(select(_WAITING.c.id)))
 
 
 def _advance(seal: Seal | None, head: _Head) -> None:
@@ -526,8 +552,8 @@ def chain_waiting_now(bind: Engine | Connection) -> None:
     with bind.connect() if isinstance(bind, Engine) else contextlib.nullcontext(bind) as connection:
         with connection.begin() as transaction:
             head = _lock_head(connection)
-            moved = _chain_waiting_locked(connection, head, seal)
-            if moved == head:
+            moved, refused = _chain_and_refuse(connection, head, seal)
+            if moved == head and not refused:
                 transaction.rollback()
                 return
         _advance(seal, moved)
@@ -571,24 +597,89 @@ def _write_before_reading(state: ORMExecuteState) -> None:
         and _HOLDS_HEAD_KEY not in session.info
         and _CHAINED_FOR_READING_KEY not in session.info
     )
-    if chain and (bind := session.get_bind()).dialect.name == "postgresql":
-        if _writes(bind):
-            _hold_head(session)
-        else:
-            session.info[_CHAINED_FOR_READING_KEY] = True
-            connection = session.connection()
-            if (
-                _has_waiting_table(connection)
-                and connection.execute(_ANY_WAITING).scalar()
-                and isinstance(bind, Engine)
-            ):
-                chain_waiting_now(bind)  # its own transaction: this one's next statement sees them
+    if chain:
+        chain_before_reading(session)
     if queued and _CHAIN_TABLES & set(find_tables(cast(ClauseElement, state.statement))):
         write_pending(session)
 
 
 _CHAIN_TABLES = {_EVENTS, _HEADS, _WAITING}
-_CHAIN_MAPPERS = {AuditEvent.__mapper__, AuditHead.__mapper__, AuditPending.__mapper__}
+_CHAIN_MAPPERS = {AuditEvent.__mapper__, AuditHead.__mapper__, AuditPending.__mapper__, AuditRefused.__mapper__}
+
+
+def chain_before_reading(session: Session) -> None:
+    """PostgreSQL: have every event committed so far chained before this transaction reads the log.
+
+    A writing transaction takes the head and chains what waits in place (`_hold_head`). A reading
+    one does it on its own connection, never on a second one from the pool (N readers holding the
+    pool's N connections, each waiting for another, would wait for the pool's timeout): if it has
+    written nothing and reads committed data (each statement sees what was committed before it
+    anyway), its transaction ends there, one of its own chains what waits (bounded by
+    READER_LOCK_TIMEOUT_MS for the head), and its next statement begins a new one. A reader that
+    cannot (a transaction begun explicitly, unflushed changes, another isolation level) chains on
+    a second connection as before."""
+    bind = session.get_bind()
+    if bind.dialect.name != "postgresql":
+        return
+    if _writes(bind):
+        if _HOLDS_HEAD_KEY not in session.info:
+            _hold_head(session)
+        return
+    session.info[_CHAINED_FOR_READING_KEY] = True
+    connection = session.connection()
+    if not _has_waiting_table(connection):
+        return
+    state = connection.execute(_READER_STATE).one()
+    if not state.waiting or not isinstance(bind, Engine):
+        return
+    transaction = session.get_transaction()
+    if (
+        state.wrote_nothing
+        and state.read_committed
+        and transaction is not None
+        and transaction.origin is SessionTransactionOrigin.AUTOBEGIN
+        and not session.in_nested_transaction()
+        and not (session.new or session.dirty or session.deleted)
+    ):
+        _chain_in_a_turn_of_its_own(session)
+        session.info[_CHAINED_FOR_READING_KEY] = True
+    else:
+        chain_waiting_now(bind)  # its own transaction: this one's next statement sees them
+
+
+READER_LOCK_TIMEOUT_MS = 5000  # a reader waits this long for the head at most, then reads without chaining
+_READER_STATE = text(
+    "SELECT EXISTS (SELECT 1 FROM audit_pending) AS waiting, "
+    "pg_current_xact_id_if_assigned() IS NULL AS wrote_nothing, "
+    "current_setting('transaction_isolation') = 'read committed' AS read_committed"
+)
+_LOCK_NOT_AVAILABLE = "55P03"
+
+
+def _chain_in_a_turn_of_its_own(session: Session) -> None:
+    """End the reader's transaction (it wrote nothing: committing it changes no data), chain what
+    waits in a transaction of its own on the same connection, and commit that. Loaded objects stay
+    loaded (nothing is expired, as after a rollback or an expiring commit)."""
+    expire_on_commit, session.expire_on_commit = session.expire_on_commit, False
+    try:
+        session.commit()
+        connection = session.connection()
+        connection.exec_driver_sql(f"SET LOCAL lock_timeout = {int(READER_LOCK_TIMEOUT_MS)}")
+        seal = seal_of(session)
+        try:
+            with session.begin_nested():  # a lock timeout undoes only this part
+                head = _lock_head(connection)
+                moved, _ = _chain_and_refuse(connection, head, seal)
+        except DBAPIError as error:
+            if getattr(error.orig, "sqlstate", None) != _LOCK_NOT_AVAILABLE:
+                raise
+            _log.warning("the audit chain's head was held over %s ms: read without chaining", READER_LOCK_TIMEOUT_MS)
+        else:
+            if moved != head:
+                _note_committed(session, moved, seal)
+        session.commit()
+    finally:
+        session.expire_on_commit = expire_on_commit
 
 
 @orm_event.listens_for(Session, "after_commit")
@@ -628,6 +719,7 @@ class ChainedEvent(Protocol):
     reason: str | None
     prev_hash: str
     hash: str
+    pending_id: int | None
 
 
 @dataclass(frozen=True)
@@ -728,13 +820,18 @@ def verify_chain(
 
 
 def _forged_waiting(session: Session, keys: _Keys) -> str | None:
-    """Events waiting to be chained (committed, their writer about to chain them) are not part of the
-    chain yet; on a keyed chain each must carry its writer's MAC, or it was put there or changed by
-    someone without the key, and no writer will chain it."""
-    if keys.keyed_after is None:
-        return None
+    """Events waiting to be chained are not part of the chain yet. One refused by a writer (set aside
+    in audit_refused), a copy of one chained already, or (keyed chain) one without its writer's MAC
+    was put there or changed by someone else, and no writer will chain it."""
+    if problem := refused_problem(session):
+        return problem
     rows = session.execute(_READ_WAITING).mappings().all()
     if not rows:
+        return None
+    for row in rows:
+        if row["chained_as"] is not None:
+            return f"an event waiting to be chained (#{row['id']}) is {COPIED.format(seq=row['chained_as'])}"
+    if keys.keyed_after is None:
         return None
     try:
         key = keys.of(keys.keyed_after + 1)
@@ -742,7 +839,7 @@ def _forged_waiting(session: Session, keys: _Keys) -> str | None:
         return str(error)
     for row in rows:
         if key is not None and not hmac.compare_digest(row["mac"] or "", waiting_mac(dict(row), key)):
-            return f"an event waiting to be chained (#{row['id']}) was not written by the app, or was changed"
+            return f"an event waiting to be chained (#{row['id']}) was {NOT_SIGNED}"
     return None
 
 

@@ -19,11 +19,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, Engine, exists, func, select
+from sqlalchemy import ColumnElement, exists, func, select
 from sqlalchemy.orm import Session, aliased
 
 from domain.actors import Actor, require_admin_or_system
-from domain.audit import ChainReport, Checkpoint, chain_waiting_now, verify_chain
+from domain.audit import ChainReport, Checkpoint, chain_before_reading, verify_chain
 from domain.models import AuditCheckpoint
 from domain.types import utcnow
 
@@ -45,9 +45,7 @@ def verify(session: Session, actor: Actor | None, *, full: bool = False) -> Chai
 
     Read-only: store the result with `record`, in a short write of its own."""
     require_admin_or_system(actor)
-    bind = session.get_bind()
-    if isinstance(bind, Engine):
-        chain_waiting_now(bind)  # events committed and not chained yet (a writer killed before it chained them)
+    chain_before_reading(session)  # events committed and not chained yet (a writer killed before it chained them)
     start = None if full else _start(session)
     after = start.seq if start is not None else 0
     known = session.execute(

@@ -218,6 +218,7 @@ class AuditEvent(Base):
         Index("ix_audit_actor_seq", "actor_id", "seq"),
         Index("ix_audit_action_seq", "action", "seq"),
         Index("ix_audit_at", "at"),
+        Index("ux_audit_pending_id", "pending_id", unique=True),
     )
 
     seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
@@ -236,6 +237,9 @@ class AuditEvent(Base):
     reason: Mapped[str | None] = mapped_column(Text, default=None)
     prev_hash: Mapped[str] = mapped_column(String(64))
     hash: Mapped[str] = mapped_column(String(64))
+    # The random id it waited under in audit_pending (PostgreSQL), under its hash: a copy of that
+    # waiting row is refused (unique), and clearing it here breaks the chain. None: chained in place.
+    pending_id: Mapped[int | None] = mapped_column(BigInteger, default=None)
 
 
 class AuditHead(Base):
@@ -263,6 +267,33 @@ class AuditPending(Base):
     action: Mapped[AuditAction] = mapped_column(_enum(AuditAction, "audit_action", length=40, checked=False))
     athlete_id: Mapped[int | None] = mapped_column(Integer, default=None)
     target_type: Mapped[AuditTarget] = mapped_column(_enum(AuditTarget, "audit_target", length=20, checked=False))
+    target_id: Mapped[int | None] = mapped_column(Integer, default=None)
+    before: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    after: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    before_digest: Mapped[str | None] = mapped_column(String(64), default=None)
+    after_digest: Mapped[str | None] = mapped_column(String(64), default=None)
+    reason: Mapped[str | None] = mapped_column(Text, default=None)
+    mac: Mapped[str | None] = mapped_column(String(64), default=None)
+
+
+class AuditRefused(Base):
+    """A waiting event no writer will chain, set aside once (domain.audit_refused): its MAC does not
+    match (slipped in or changed without the key), or it is a copy of one chained already (its
+    waiting id is an event's `pending_id`). `audit verify` and the admin's Audit tab report it."""
+
+    __tablename__ = "audit_refused"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    refused_at: Mapped[datetime] = mapped_column(default=utcnow)
+    problem: Mapped[str] = mapped_column(Text)
+    chained_as: Mapped[int | None] = mapped_column(Integer, default=None)  # a copy: the event it copies
+    pending_id: Mapped[int] = mapped_column(BigInteger)
+    at: Mapped[datetime | None] = mapped_column(default=None)
+    actor_id: Mapped[int | None] = mapped_column(Integer, default=None)
+    actor_label: Mapped[str | None] = mapped_column(String(140), default=None)
+    action: Mapped[str | None] = mapped_column(String(40), default=None)
+    athlete_id: Mapped[int | None] = mapped_column(Integer, default=None)
+    target_type: Mapped[str | None] = mapped_column(String(20), default=None)
     target_id: Mapped[int | None] = mapped_column(Integer, default=None)
     before: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     after: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
@@ -331,6 +362,18 @@ class CoachReadMemory(Base):
     read_id: Mapped[int] = mapped_column(ForeignKey("coach_reads.id", ondelete="CASCADE"), primary_key=True)
     memory_id: Mapped[int] = mapped_column(ForeignKey("memories.id", ondelete="CASCADE"), primary_key=True)
     position: Mapped[int] = mapped_column(Integer)
+
+
+class CoachStamp(Base):
+    """Raised by triggers on `memories` with every change of an athlete's memories (migration 0013): the
+    coach index's freshness check reads the sum of the athlete's rows (domain/coach_index.py)."""
+
+    __tablename__ = "coach_stamps"
+    __table_args__ = ({"sqlite_with_rowid": False},)
+
+    athlete_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    shard: Mapped[int] = mapped_column(Integer, primary_key=True)  # PostgreSQL: the writer's backend pid % 64
+    stamp: Mapped[int] = mapped_column(BigInteger)
 
 
 GENESIS_HASH = "0" * 64

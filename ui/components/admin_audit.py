@@ -11,6 +11,8 @@ from nicegui import background_tasks, ui
 from domain.audit_checkpoints import StoredCheck, last_check, record
 from domain.audit_export import export_csv
 from domain.audit_log import AuditFilter, AuditPage, AuditRow, audit_event, audit_page, chain_status
+from domain.audit_refused import RefusedEvents, refused_events
+from domain.enums import AuditAction
 from domain.errors import DomainError
 from domain.users import athlete_choices, user_choices
 from ui.components.admin_common import DayInput, Latest, live_text, when, when_short
@@ -70,6 +72,9 @@ class AuditTab:
         self.latest = Latest()
         self.status = ui.label("Audit chain: not checked yet").classes("font-medium").mark("chain-status")
         self.status.props('role=status aria-live="polite"')
+        # Waiting events a writer refused to chain (PostgreSQL; domain.audit_refused): evidence of tampering.
+        self.refused = ui.label("").classes("text-danger whitespace-pre-line").mark("audit-refused")
+        self.refused.set_visibility(False)
         actors = read(user_choices)
         athletes = read(athlete_choices)
         with ui.row().classes("items-start gap-2 w-full").mark("audit-filters"):
@@ -169,15 +174,21 @@ class AuditTab:
         try:
             stored = await in_thread(last_check)
             self._show_check(stored, checking=stored is None or stored.ok)
+            self._show_refused(await in_thread(refused_events))
             if stored is not None and not stored.ok:
                 return  # a break stands until a check that covers it passes: `memory-review audit verify`
             report = await in_thread(chain_status)  # from the last checkpoint: reads only newer events
             stored = await write(lambda s, u: record(s, u, report))
             self._show_check(stored, checking=False)
+            self._show_refused(await in_thread(refused_events))
         except DomainError as error:
             self.status.set_text(f"Audit chain: not checked. {error}")
         finally:
             self.checking = False
+
+    def _show_refused(self, refused: RefusedEvents) -> None:
+        self.refused.set_text(refused_text(refused))
+        self.refused.set_visibility(refused.count > 0)
 
     def _show_check(self, stored: StoredCheck | None, *, checking: bool) -> None:
         self.status.set_text(chain_text(stored) + (" · checking newer events…" if checking and stored else ""))
@@ -236,6 +247,26 @@ def chain_text(stored: StoredCheck | None) -> str:
     if not stored.ok:
         return f"Audit chain broken at event #{stored.seq:,}: {stored.problem} (found {time_ago(stored.verified_at)})"
     return f"Audit chain verified up to event #{stored.seq:,}, {time_ago(stored.verified_at)}"
+
+
+_ACTIONS = frozenset(AuditAction)
+
+
+def refused_text(refused: RefusedEvents) -> str:
+    """The waiting events refused and set aside, newest first: what each claimed and why it was refused."""
+    if not refused.count:
+        return ""
+    lines = [
+        f"{refused.count:,} audit event{'s' if refused.count != 1 else ''} waiting to be chained "
+        f"{'were' if refused.count != 1 else 'was'} refused and set aside, never chained:"
+    ]
+    for event in refused.newest:
+        action = event.action or "?"
+        claimed = ACTION_WORDS.get(AuditAction(action), action) if action in _ACTIONS else action
+        lines.append(f"#{event.pending_id}: {claimed} on {event.target} by {event.actor_label or '?'}: {event.problem}")
+    if refused.count > len(refused.newest):
+        lines.append(f"… and {refused.count - len(refused.newest):,} older")
+    return "\n".join(lines)
 
 
 def _event_row(row: AuditRow) -> dict[str, object]:
