@@ -3,10 +3,10 @@ load and re-read 2,000 memories: word and tag-entity indexes, and the order by t
 of the score. `CoachIndex.ranked` yields exactly what `coach_block.rank` returns (a test checks it),
 lazily, so `build_block` stops reading once the block is full.
 
-`IndexCache` keeps one index per athlete and checks it against a fingerprint of the athlete's rows
-on every use: (row count, sum of versions, highest id) over memories of every status. Every change
-goes through the ORM, which raises the version of an updated row; an insert raises the highest id
-(ids are never reused); so any change between two uses changes the fingerprint.
+`IndexCache` keeps one index per athlete and checks it on every use against the athlete's change
+stamp, which triggers raise in the same transaction as any change of the athlete's memories, by any
+writer (migration 0013, `stamp` below): one primary-key read, whatever the athlete has stored, and
+exact across processes and instances sharing the database.
 """
 
 from __future__ import annotations
@@ -23,10 +23,9 @@ from sqlalchemy.orm import Session
 from sqlalchemy.pool import Pool
 
 from domain.coach_block import CONFIDENCE_POINTS, Candidate, Scored, block_text, rank_key, recency_points, words
-from domain.models import Memory
+from domain.models import CoachStamp
 from domain.prepared import WRITER, Prepared
 
-Fingerprint = tuple[int, int, int]
 StaticKey = tuple[int, int, float, int]  # rank_key without the score
 
 
@@ -146,46 +145,31 @@ def _next_boundary(updated_at: datetime, now: datetime) -> datetime:
     return datetime.max.replace(tzinfo=now.tzinfo)
 
 
-_FINGERPRINT = Prepared(
-    select(func.count(), func.coalesce(func.sum(Memory.version), 0), func.coalesce(func.max(Memory.id), 0)).where(
-        Memory.athlete_id == bindparam("athlete_id")
+_STAMP = Prepared(select(func.coalesce(func.sum(CoachStamp.stamp), 0)).where(CoachStamp.athlete_id == bindparam("a")))
+# PostgreSQL also says whether this transaction has written anything (it then has a transaction id).
+_STAMP_PG = Prepared(
+    select(func.coalesce(func.sum(CoachStamp.stamp), 0), func.pg_current_xact_id_if_assigned().is_not(None)).where(
+        CoachStamp.athlete_id == bindparam("a")
     )
 )
 
 
-_SEEN = "coach_fingerprints"  # per SQLite connection (its pool record's info): athlete -> (stamp, fingerprint)
-_SEEN_MAX = 256
+def stamp(session: Session, athlete_id: int) -> int | None:
+    """The athlete's change stamp as this transaction sees it (one primary-key read), or None when the
+    transaction has written and may yet roll back: an index it builds must not be kept under a stamp
+    that a later commit could reach with other memories.
 
-
-def fingerprint(session: Session, athlete_id: int) -> Fingerprint:
-    """Over memories of every status (a fixed statement on the driver's cursor: no ORM filter applies).
-
-    The statement reads every row of the athlete (0.2-0.3 ms at 2,000 memories, on every context
-    request). On SQLite it runs only when the database may have changed since this connection last
-    ran it for the athlete: `PRAGMA data_version` changes when any other connection (of any process)
-    commits, and the connection's `total_changes` when it changes a row itself; both unchanged, the
-    database is as it was, and so is the fingerprint."""
+    Triggers raise the stamp in the same transaction as every change of the athlete's memories
+    (migration 0013), so two reads that see the same stamp see the same memories. Read it before the
+    memories: on PostgreSQL each statement has its own snapshot, and memories read later are then as
+    new or newer than the stamp says (an index newer than its stamp is only ever rebuilt once more)."""
     connection = session.connection()
-    if connection.dialect.name != "sqlite" or connection.get_execution_options().get(WRITER, False):
-        return _count(session, athlete_id)  # a writer's changes may yet roll back, leaving the stamp as it was
-    raw = connection.connection.dbapi_connection
-    if raw is None:  # pragma: no cover - a checked-out connection always has one
-        return _count(session, athlete_id)
-    stamp = (raw.execute("PRAGMA data_version").fetchone()[0], raw.total_changes)  # before the count
-    seen: dict[int, tuple[tuple[int, int], Fingerprint]] = connection.info.setdefault(_SEEN, {})
-    known = seen.get(athlete_id)
-    if known is not None and known[0] == stamp:
-        return known[1]
-    value = _count(session, athlete_id)
-    if len(seen) >= _SEEN_MAX:
-        seen.pop(next(iter(seen)))  # the entry made longest ago
-    seen[athlete_id] = (stamp, value)
-    return value
-
-
-def _count(session: Session, athlete_id: int) -> Fingerprint:
-    row = _FINGERPRINT.run(session.connection(), {"athlete_id": athlete_id}).fetchone()
-    return int(row[0]), int(row[1]), int(row[2])
+    if connection.get_execution_options().get(WRITER, False):
+        return None  # a unit of work that writes (persistence.uow): its changes may yet roll back
+    if connection.dialect.name == "postgresql":
+        value, wrote = _STAMP_PG.run(connection, {"a": athlete_id}).fetchone()
+        return None if wrote else int(value)
+    return int(_STAMP.run(connection, {"a": athlete_id}).fetchone()[0])
 
 
 class IndexCache:
@@ -203,10 +187,12 @@ class IndexCache:
     def get(self, session: Session, athlete_id: int, load: Callable[[], Sequence[Candidate]]) -> CoachIndex:
         pool = session.get_bind().engine.pool
         key = (id(pool), athlete_id)
-        current = fingerprint(session, athlete_id)
+        current = stamp(session, athlete_id)
+        if current is None:
+            return CoachIndex(load())  # built from changes not yet committed: used once, never kept
         with self._lock:
             entry = self._entries.get(key)
-            if entry is not None and entry.pool() is pool and entry.fingerprint == current:
+            if entry is not None and entry.pool() is pool and entry.stamp == current:
                 self._entries.move_to_end(key)
                 return entry.index
         index = CoachIndex(load())
@@ -221,5 +207,5 @@ class IndexCache:
 @dataclass(frozen=True)
 class _Entry:
     pool: weakref.ref[Pool]
-    fingerprint: Fingerprint
+    stamp: int
     index: CoachIndex
