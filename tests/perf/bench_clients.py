@@ -11,7 +11,8 @@ figure includes that one-time fill). The N pages are tabs of one headless Chromi
 its own NiceGUI client); all of them run on this 2-core machine beside the server, so the
 browser's own work is in the figures too. Then the same with page clients
 (tests/perf/page_clients.py; quick mode: 50, warm round only, memory after leaving not waited for),
-which give the server's side alone. Figures are printed, never asserted.
+which give the server's side alone; their own CPU per page is printed beside the server's. Figures
+are printed, never asserted.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ class Outcome:
     rss_after: float | None  # None: not waited for (quick mode)
     lags: list[float]
     server_cpu_ms: float | None = None  # per page, page clients only
+    client_cpu_ms: float | None = None  # the page clients' own CPU per page (they share the two cores)
 
 
 async def _logged_in_state(browser: Browser, running: Running, username: str) -> dict[str, object]:
@@ -134,7 +136,7 @@ async def _measure_page_clients(running: Running, clients: int, username: str, *
     await pages.close()
     rss_after = await _after_leaving(running) if leave else None
     return Outcome(clients, ready, failed, rss_before, rss_connected, rss_after, lag_since(running, since, until),
-                   cpu_ms)  # fmt: skip
+                   cpu_ms, pages.client_cpu_ms)  # fmt: skip
 
 
 async def _after_leaving(running: Running) -> float:
@@ -164,6 +166,9 @@ def _report(outcome: Outcome, kind: str, clients: str = "clients") -> None:
     if outcome.server_cpu_ms is not None:
         print(f"  server CPU per page (its request and its socket): {outcome.server_cpu_ms:.1f} ms")
         record(f"{name}_server_cpu_per_page_ms", outcome.server_cpu_ms)
+    if outcome.client_cpu_ms is not None:
+        print(f"  the page clients' own CPU per page (on the same two cores): {outcome.client_cpu_ms:.1f} ms")
+        record(f"{name}_client_cpu_per_page_ms", outcome.client_cpu_ms)
     memory = (
         f"  server memory: {outcome.rss_before:,.0f} MiB → {outcome.rss_connected:,.0f} MiB with {n} clients "
         f"({per_client:.2f} MiB per client)"
