@@ -71,6 +71,25 @@ def _from_domain(exc: DomainError) -> JSONResponse:
     return error_response(409, str(exc))
 
 
+def api_error(exc: Exception, where: str) -> JSONResponse | None:
+    """The error answer for what a route or its dependencies raised; None for anything else (a bug:
+    it goes on to the server's own error handling). `where` names the request in the log."""
+    if isinstance(exc, HTTPException):
+        if isinstance(exc.__cause__, UnicodeDecodeError):  # JSON is UTF-8: these bytes are not JSON
+            return error_response(422, NOT_UTF8)
+        headers = dict(exc.headers) if exc.headers else None
+        return error_response(exc.status_code, str(exc.detail), headers=headers)
+    if isinstance(exc, RequestValidationError):
+        message, field = validation_message(exc)
+        return error_response(422, message, field=field)
+    if isinstance(exc, DomainError):
+        return _from_domain(exc)
+    if isinstance(exc, SQLAlchemyError):
+        log.exception("API %s: database error", where)
+        return error_response(503, DATABASE_TROUBLE, headers={"Retry-After": "1"})
+    return None
+
+
 class ApiRoute(APIRoute):
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
@@ -78,19 +97,11 @@ class ApiRoute(APIRoute):
         async def guarded(request: Request) -> Response:
             try:
                 return await handler(request)
-            except HTTPException as exc:
-                if isinstance(exc.__cause__, UnicodeDecodeError):  # JSON is UTF-8: these bytes are not JSON
-                    return error_response(422, NOT_UTF8)
-                headers = dict(exc.headers) if exc.headers else None
-                return error_response(exc.status_code, str(exc.detail), headers=headers)
-            except RequestValidationError as exc:
-                message, field = validation_message(exc)
-                return error_response(422, message, field=field)
-            except DomainError as exc:
-                return _from_domain(exc)
-            except SQLAlchemyError:
-                log.exception("API %s %s: database error", request.method, request.url.path)
-                return error_response(503, DATABASE_TROUBLE, headers={"Retry-After": "1"})
+            except Exception as exc:
+                answer = api_error(exc, f"{request.method} {request.url.path}")
+                if answer is None:
+                    raise
+                return answer
 
         return guarded
 

@@ -133,7 +133,7 @@ async def get_context(
     # The token read by `bearer` itself, not as a dependency: FastAPI's resolution of one costs the event loop
     # about as much as the rest of the route's parameters (py-spy, issue 9). The OpenAPI entry says the same.
     credentials = await bearer(request)
-    return await CONTEXT_WORKERS.run(lambda: _context(username, credentials, query, max_tokens))
+    return await CONTEXT_WORKERS.run(lambda: context_answer(username, credentials, query, max_tokens))
 
 
 # A context answer is about a millisecond of Python (issue 9): twenty of them in twenty threads only take
@@ -144,7 +144,10 @@ CONTEXT_THREADS = 4
 CONTEXT_WORKERS = Workers(CONTEXT_THREADS, "coach-context")
 
 
-def _context(username: str, credentials: HTTPAuthorizationCredentials | None, query: str, max_tokens: int) -> Response:
+def context_answer(
+    username: str, credentials: HTTPAuthorizationCredentials | None, query: str, max_tokens: int
+) -> Response:
+    """The context route's work, in a worker thread; also the short way's (ui.api.context_fast)."""
     with token_session(credentials, ApiScope.READ) as (session, caller):
         athlete = coach_athlete(session, username)
         answer = context_for(session, athlete, query=query, max_tokens=max_tokens)

@@ -11,6 +11,7 @@ from nicegui.ui_run import DocsConfig
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from persistence.settings import Settings
+from ui.api.context_fast import ContextFastPath
 from ui.api.gate import API_PREFIX, MAX_BODY, ApiGate
 from ui.api.read_log import READ_LOG
 from ui.api.security import configure_rate_limit
@@ -87,16 +88,20 @@ def _name(factory: object) -> str:
 
 
 def _api_stack(build: Callable[[], ASGIApp]) -> ASGIApp | None:
-    """The app's own stack builder run over its middlewares less PAGE_ONLY; None if one is unknown."""
+    """The app's own stack builder run over its middlewares less PAGE_ONLY, ending in the context route's
+    short way in front of the router (ui.api.context_fast); None if a middleware is unknown."""
     every = list(app.user_middleware)
     kept = [m for m in every if _name(m.cls) not in PAGE_ONLY]
     if any(_name(m.cls) not in API_KEEPS and not getattr(m.cls, _KEPT_MARK, False) for m in kept):
         return None
+    router = app.router
     app.user_middleware = kept
+    app.router = ContextFastPath(router)  # type: ignore[assignment]  # the stack's innermost app, for this build
     try:
         return build()
     finally:
         app.user_middleware = every
+        app.router = router
 
 
 def _install_api_path() -> None:
