@@ -404,17 +404,29 @@ def waiting_mac(event: Mapping[str, Any], key: bytes) -> str:
     return hmac.new(key, b"audit-waiting\x00" + canonical_json(body).encode(), hashlib.sha256).hexdigest()
 
 
-# Per engine (its pool): whether its schema has audit_pending (a database not migrated to 0011 yet
-# chains in place, as before it; read once: a migration only adds it).
-_WAITING_TABLES: WeakKeyDictionary[Pool, bool] = WeakKeyDictionary()
+# Per engine (its pool): its schema is at 0012_audit_refused or later (audit_refused, and the chained
+# events' pending_id). Found once; until then looked up on each use, since a database being migrated
+# in this process gets there (an older one chains in place, as before 0011, and verify reads no pending_id).
+_CURRENT_SCHEMAS: WeakKeyDictionary[Pool, bool] = WeakKeyDictionary()
+
+
+def _schema_current(connection: Connection) -> bool:
+    pool = connection.engine.pool
+    if pool in _CURRENT_SCHEMAS:
+        return True
+    found = connection.dialect.has_table(connection, cast(Table, AuditRefused.__table__).name)
+    if found:
+        _CURRENT_SCHEMAS[pool] = True
+    return found
+
+
+def forget_current_schema(connection: Connection) -> None:
+    """A migration took the schema below 0012 (its downgrade): look it up again."""
+    _CURRENT_SCHEMAS.pop(connection.engine.pool, None)
 
 
 def _has_waiting_table(connection: Connection) -> bool:
-    pool = connection.engine.pool
-    found = _WAITING_TABLES.get(pool)
-    if found is None:
-        found = _WAITING_TABLES[pool] = bool(connection.scalar(text("SELECT to_regclass('audit_pending') IS NOT NULL")))
-    return found
+    return _schema_current(connection)
 
 
 def _waiting_key(connection: Connection, seal: Seal | None) -> bytes | None:
@@ -639,7 +651,7 @@ def chain_before_reading(session: Session) -> None:
         and transaction is not None
         and transaction.origin is SessionTransactionOrigin.AUTOBEGIN
         and not session.in_nested_transaction()
-        and not (session.new or session.dirty or session.deleted)
+        and not (session.new or session.dirty or session.deleted or session.info.get(_PENDING_KEY))
     ):
         _chain_in_a_turn_of_its_own(session)
         session.info[_CHAINED_FOR_READING_KEY] = True
@@ -823,6 +835,8 @@ def _forged_waiting(session: Session, keys: _Keys) -> str | None:
     """Events waiting to be chained are not part of the chain yet. One refused by a writer (set aside
     in audit_refused), a copy of one chained already, or (keyed chain) one without its writer's MAC
     was put there or changed by someone else, and no writer will chain it."""
+    if not _schema_current(session.connection()):
+        return None  # a database between migrations, before 0012: nothing waits (its writers chain in place)
     if problem := refused_problem(session):
         return problem
     rows = session.execute(_READ_WAITING).mappings().all()
@@ -870,15 +884,18 @@ def _anchored(session: Session, anchor: Anchor) -> str | None:
     return None
 
 
-def _columns() -> Select[Any]:
-    """Rows of the event's columns, not mapped objects: half the work per event of a full run."""
-    return select(*AuditEvent.__table__.columns)
+def _columns(session: Session) -> Select[Any]:
+    """Rows of the event's columns, not mapped objects: half the work per event of a full run
+    (without pending_id on a database not migrated to 0012 yet: no event there has one)."""
+    if _schema_current(session.connection()):
+        return select(*_EVENTS.columns)
+    return select(*(column for column in _EVENTS.columns if column.key != "pending_id"))
 
 
 def _events_after(session: Session, after: int, up_to: int | None, batch_size: int) -> Iterator[ChainedEvent]:
     last = after
     while True:
-        stmt = _columns().where(AuditEvent.seq > last)
+        stmt = _columns(session).where(AuditEvent.seq > last)
         if up_to is not None:
             stmt = stmt.where(AuditEvent.seq <= up_to)
         batch: list[ChainedEvent] = list(session.execute(stmt.order_by(AuditEvent.seq).limit(batch_size)))
@@ -890,7 +907,7 @@ def _events_after(session: Session, after: int, up_to: int | None, batch_size: i
 
 def _recheck(session: Session, start: Checkpoint, removed: _RemovedTargets, keys: _Keys) -> str | None:
     """The checkpoint's own event: its hash covers its link to the event before it."""
-    event: ChainedEvent | None = session.execute(_columns().where(AuditEvent.seq == start.seq)).first()
+    event: ChainedEvent | None = session.execute(_columns(session).where(AuditEvent.seq == start.seq)).first()
     if event is None:
         return "this event was verified at a checkpoint and is now missing"
     if event.hash != start.hash:

@@ -39,6 +39,7 @@ from domain import (
     audit_deep,
     audit_export,
     audit_log,
+    audit_refused,
     coach_context,
     coach_reads,
     confirm_undo,
@@ -375,6 +376,7 @@ audit_export.export_csv                  rejected      D  D  D  D  V  D  D  D
 audit_checkpoints.verify                 -             D  D  D  D  -  D  D  D
 audit_checkpoints.record                 -             D  D  D  D  -  D  D  D
 audit_checkpoints.last_check             -             D  D  D  D  -  D  D  D
+audit_refused.refused_events             -             D  D  D  D  -  D  D  D
 audit_deep.compare_memories              -             D  D  D  D  -  D  D  D
 retention.plan_purge                     -             D  D  D  D  -  D  D  D
 retention.run_purge                      -             D  D  D  D  -  D  D  D
@@ -828,6 +830,7 @@ OPERATIONS: dict[str, Operation] = {
         lambda s, a, c: audit_checkpoints.record(s, a, audit_checkpoints.verify(s, SYSTEM)), (NONE,)
     ),
     "audit_checkpoints.last_check": Operation(lambda s, a, c: audit_checkpoints.last_check(s, a), (NONE,)),
+    "audit_refused.refused_events": Operation(lambda s, a, c: audit_refused.refused_events(s, a), (NONE,)),
     "audit_deep.compare_memories": Operation(lambda s, a, c: audit_deep.compare_memories(s, a), (NONE,)),
     "retention.plan_purge": Operation(
         lambda s, a, c: retention.plan_purge(s, a, periods=retention.RetentionPeriods()), (NONE,)

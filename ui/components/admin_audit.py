@@ -73,7 +73,7 @@ class AuditTab:
         self.status = ui.label("Audit chain: not checked yet").classes("font-medium").mark("chain-status")
         self.status.props('role=status aria-live="polite"')
         # Waiting events a writer refused to chain (PostgreSQL; domain.audit_refused): evidence of tampering.
-        self.refused = ui.label("").classes("text-danger whitespace-pre-line").mark("audit-refused")
+        self.refused = ui.column().classes("gap-0 text-danger").mark("audit-refused")
         self.refused.set_visibility(False)
         actors = read(user_choices)
         athletes = read(athlete_choices)
@@ -187,7 +187,10 @@ class AuditTab:
             self.checking = False
 
     def _show_refused(self, refused: RefusedEvents) -> None:
-        self.refused.set_text(refused_text(refused))
+        self.refused.clear()
+        with self.refused:
+            for line in refused_lines(refused):
+                ui.label(line)
         self.refused.set_visibility(refused.count > 0)
 
     def _show_check(self, stored: StoredCheck | None, *, checking: bool) -> None:
@@ -253,9 +256,13 @@ _ACTIONS = frozenset(AuditAction)
 
 
 def refused_text(refused: RefusedEvents) -> str:
+    return "\n".join(refused_lines(refused))
+
+
+def refused_lines(refused: RefusedEvents) -> list[str]:
     """The waiting events refused and set aside, newest first: what each claimed and why it was refused."""
     if not refused.count:
-        return ""
+        return []
     lines = [
         f"{refused.count:,} audit event{'s' if refused.count != 1 else ''} waiting to be chained "
         f"{'were' if refused.count != 1 else 'was'} refused and set aside, never chained:"
@@ -266,7 +273,7 @@ def refused_text(refused: RefusedEvents) -> str:
         lines.append(f"#{event.pending_id}: {claimed} on {event.target} by {event.actor_label or '?'}: {event.problem}")
     if refused.count > len(refused.newest):
         lines.append(f"… and {refused.count - len(refused.newest):,} older")
-    return "\n".join(lines)
+    return lines
 
 
 def _event_row(row: AuditRow) -> dict[str, object]:

@@ -22,6 +22,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+from domain.audit import forget_current_schema
+
 revision: str = "0012_audit_refused"
 down_revision: str | Sequence[str] | None = "0011_audit_pending"
 branch_labels: str | Sequence[str] | None = None
@@ -70,3 +72,4 @@ def downgrade() -> None:
     op.drop_index("ux_audit_pending_id", table_name="audit_events")
     # In place on both (SQLite 3.35+): a batch copy of audit_events would drop its search triggers.
     op.execute("ALTER TABLE audit_events DROP COLUMN pending_id")
+    forget_current_schema(connection)  # this process's engine chains in place again, as before 0011
