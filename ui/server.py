@@ -19,7 +19,7 @@ from persistence.demo import load_demo
 from persistence.ready import ready_engine
 from persistence.settings import Settings
 from persistence.uow import unit_of_work
-from ui import gc_policy, handler_signatures, runtime, socket_guard
+from ui import gc_policy, handler_signatures, loop_syscalls, runtime, socket_guard
 from ui.api.setup import api_docs, install_api, kept_for_api
 from ui.assets import ASSETS, stylesheet
 from ui.auth import LoginRequired, configure_login_throttle
@@ -152,6 +152,7 @@ def prepare(settings: Settings, *, demo: bool) -> bool:
     _install_security_headers(settings)
     socket_guard.install()  # page events only from the socket of the browser that opened the page
     handler_signatures.install()  # NiceGUI's per-element signature check, once per handler's code
+    loop_syscalls.install()  # ids from a pool of randomness, the page template read once: no syscall per page
     _probe_loop_lag(settings)
     return loaded
 
