@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from domain.enums import CONFIDENCE_RANK, MemoryConfidence, MemoryType
 from domain.extraction.clauses import Span
 from domain.extraction.lexicon import BODY, CONTEXT_TOPIC, INTENSITY, THIS_DAY, TIME, preference_tags
-from domain.extraction.prefilter import fast_pattern
+from domain.extraction.prefilter import LiteralGate, fast_pattern
 from domain.extraction.rules import AGE_RULE, CONTEXT, PREFERENCE, RESPONSE, RULES, RUN_OBJECT_RE, Rule, group_rule
 from domain.extraction.subject import People
 
@@ -89,6 +89,7 @@ class _Group:
     search: Search
     match_start: Search | None
     needs_run_object: bool
+    bit: int = 0  # its key in _GATE: searched only on a clause that holds one of its literals
 
 
 def _searches(rule: Rule) -> tuple[Search, Search | None]:
@@ -101,15 +102,18 @@ def _groups(rules: tuple[Rule, ...]) -> tuple[_Group, ...]:
         alike = rule.type in (PREFERENCE, RESPONSE) and not rule.tags and not rule.kinds
         key = (rule.type, rule.confidence, rule.needs_run_object) if alike else (rule.name,)
         together.setdefault(key, []).append(rule)
-    groups = []
+    groups: list[_Group] = []
     for members in together.values():
         first = members[0]
         union = first if len(members) == 1 else group_rule(members)
-        groups.append(_Group(tuple(members), *_searches(union), first.needs_run_object))
+        groups.append(_Group(tuple(members), *_searches(union), first.needs_run_object, 1 << len(groups)))
     return tuple(groups)
 
 
 _GROUPS = _groups(RULES)
+# One scan of a clause for the literals some match of each group must hold (prefilter.LiteralGate): most groups cannot
+# match most clauses and are not searched. Keyed by the group's bit, in _GROUPS' order.
+_GATE = LiteralGate({str(g.bit): "|".join(r.pattern.pattern for r in g.rules) for g in _GROUPS})
 _GOAL_GROUPS = tuple(g for g in _GROUPS if g.rules[0].tags == ("context:goal",))
 _HEDGE_RE = re.compile(r"\b(?:maybe|might|perhaps|possibly|probably|considering|thinking\s+(?:about|of)|not\s+sure)\b")
 
@@ -127,8 +131,9 @@ def rule_facts(people: People, sentence: Span, clause: Span) -> list[Fact]:
     # Without a run object anywhere in the clause no rule that needs one can hold (about half the clauses):
     # those rules are not searched at all.
     any_object = _RUN_OBJECT_LOW_RE.search(low) is not None
+    possible = _GATE.keys(low)
     for group in groups:  # `_search`, inline: it runs for every rule on every clause
-        if group.needs_run_object and not any_object:
+        if not possible & group.bit or (group.needs_run_object and not any_object):
             continue
         m = _first(group.search, group.match_start, low)
         if m is None:
@@ -160,10 +165,12 @@ def _holds(people: People, sentence: Span, clause: Span, low: str, m: re.Match[s
     """Whether a rule's match reads a fact of the athlete: a run object after its "I" where the rule needs one, and
     nobody else named nearer before it."""
     said = m.group()
-    object_from = m.start() + 1 if said[:1].lower() == "i" and not said[1:2].isalpha() else 0
+    subject = said[:1].lower() == "i" and not said[1:2].isalpha()  # the match opens with the athlete's "I"
+    object_from = m.start() + 1 if subject else 0
     if needs_object and not _RUN_OBJECT_LOW_RE.search(low, object_from):
         return False
-    return not people.about_someone_else(sentence, clause, clause.start + m.start())
+    # its own "I" is the nearest person: "since the baby I'd rather get it done at 6am"
+    return not people.about_someone_else(sentence, clause, clause.start + m.start() + (1 if subject else 0))
 
 
 def _context_facts(people: People, clause: Span, hits: list[tuple[Rule, re.Match[str]]]) -> list[Fact]:

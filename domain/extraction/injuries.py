@@ -65,7 +65,8 @@ _SESSION_RE = re.compile(
     r"|strides|sprints?|back[-\s]to[-\s]back|mileage|workouts?|sessions?|leg\s+days?|strength|gym|weights|squats"
     r"|lunges|plyos?|plyometrics|fartleks?|threshold|trails?|road\s+runs?|big\s+weeks?|doubles|parkruns?|reps|concrete"
     r"|tarmac|pavements?|cambered\s+roads?|treadmills?|kick\s+sets?|rides?|bike|bricks?|ultras?|aero(?:\s+position)?"
-    r"|swims?|spikes|flats|racing\s+shoes|carbon\s+shoes|erg\w*|climbing|bouldering)\b",
+    r"|swims?|spikes|flats|racing\s+shoes|carbon\s+shoes|erg\w*|climbing|bouldering|match(?:es)?|games|class(?:es)?"
+    r"|circuits|drills|pull\s+buoy|paddles|hangboard\w*|fingerboard\w*|campus\s+board\w*)\b",
     re.IGNORECASE,
 )
 _CAUSE_RE = re.compile(
@@ -104,11 +105,22 @@ _GIVES_PAIN_RE = re.compile(
 # What something done leaves a part of the body as says the cause itself, whatever the session is called: "Box jumps
 # leave my ankles stiff the next day", "backstroke makes my neck ache", "long climbs leave my forearms pumped".
 _LEAVES_SORE_RE = re.compile(
-    r"\b(?:leaves?|makes?)\s+(?:my\s+|ma\s+|the\s+athlete" + _A + r"s\s+)?(?:[\w-]+\s+){1,4}?(?:stiff|sore|numb"
-    r"|destroyed|wrecked|in\s+bits|tight|heavy|dead|toast|ache|aching|achy|pumped|cooked|fried|trashed|smashed"
-    r"|battered|jelly|shot|burning)\b",
+    r"\b(?:leaves?|makes?)\s+(?:my\s+|ma\s+|the\s+athlete" + _A + r"s\s+)?(?:[\w-]+\s+){1,4}?(?:stiff|sore"
+    r"|numb|destroyed|wrecked|in\s+bits|tight|heavy|dead|toast|ache|aching|achy|pumped|cooked|fried|trashed|smashed"
+    r"|battered|jelly|shot|burning|knackered|shattered|cramp|cramping)\b",
     re.IGNORECASE,
 )
+
+
+# A soreness that lasts days after whatever brought it on is a response to it, as a rule: "quads ache for three days",
+# "my ankles ache for days", "shoulders knackered for a day" (not one still going on: "has been aching for 3 days").
+_LASTING_SORENESS_RE = re.compile(
+    r"\b(?:ache|aches|aching|achy|sore|stiff|tight|tender|knackered|wrecked|trashed|dead|heavy|cooked|battered"
+    r"|destroyed|shot)\b(?:\s+[\w-]+){0,3}?\s+for\s+(?:days|a\s+day|(?:a\s+couple\s+of|a\s+few|several|two|three|four"
+    r"|\d+)\s+days|the\s+(?:rest\s+of\s+the|whole|next)\s+day)\b",
+    re.IGNORECASE,
+)
+_ONGOING_RE = re.compile(r"\b(?:been|was|were|since|past|last|ago|now|still|today|yesterday)\b", re.IGNORECASE)
 
 
 def sessions_and_habit(text: str, sentence: Span) -> bool:
@@ -125,6 +137,12 @@ def session_soreness(text: str, span: Span, in_sentence: bool = False) -> bool:
     love tempo runs but they always leave my hip sore", "Calves cramped at 3k, always happens on bricks"),
     unless the injury's own word is a pain ("Knee started aching at 20k, as it does on every long run")."""
     if _LEAVES_SORE_RE.search(text, span.start, span.end) and not _REAL_INJURY_RE.search(text, span.start, span.end):
+        return True
+    if (
+        _LASTING_SORENESS_RE.search(text, span.start, span.end)
+        and not _ONGOING_RE.search(text, span.start, span.end)
+        and not _REAL_INJURY_RE.search(text, span.start, span.end)
+    ):
         return True
     own = _SESSION_RE.search(text, span.start, span.end) and _CAUSE_RE.search(text, span.start, span.end)
     if not own and (not in_sentence or _PAIN_LIKE_RE.search(text, span.start, span.end) is not None):

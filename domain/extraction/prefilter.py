@@ -253,3 +253,194 @@ def _group_end(pattern: str) -> int:
                 return i
         i += 1
     raise ValueError(f"unbalanced group in {pattern!r}")
+
+
+# --- required literals: which rules a clause can match at all ----------------------------------------------------
+#
+# Most rules cannot match most clauses, yet each is searched on each clause. Every match of a pattern contains at least
+# one of a few literal strings read from the parsed pattern ("like", "love", "enjoy" for "\bi\s+(?:like|love|enjoy)\b";
+# "job" or "shift" or ... for a rule of many alternatives). One scan of a clause for all the rules' literals at once
+# (`LiteralGate`) tells which rules can match it; the others are not searched. The literals are exact for a pattern
+# compiled without flags on lower-cased text, as the rules' lower-case patterns are; the set read for a pattern is
+# never narrower than what its matches hold (tests/unit/test_extraction_prefilter.py compares on every clause of the
+# labelled sets and on generated text), and a pattern with an alternative that needs no literal gets no gate.
+
+_EXACT_MAX = 48  # strings an exact set may hold before it is read as a requirement only
+_LITERAL_WEIGHT = {1: 1.0, 2: 0.3, 3: 0.1, 4: 0.03}  # how likely a clause holds a literal of this length (rough)
+
+
+class _Info:
+    """What a part of a pattern matches: `exact`, every string it can match (when few), or else `need`, strings one
+    of which every match contains (None: nothing known)."""
+
+    __slots__ = ("exact", "need")
+
+    def __init__(self, exact: frozenset[str] | None = None, need: frozenset[str] | None = None) -> None:
+        self.exact, self.need = exact, need
+
+
+_EMPTY = _Info(exact=frozenset({""}))
+_UNKNOWN = _Info()
+
+
+def _weight(literal: str) -> float:
+    if len(literal) == 1 and not literal.isalnum() and not literal.isspace():
+        return 0.02  # ">", "&", "%": rare in a clause
+    return _LITERAL_WEIGHT.get(len(literal), 0.01)
+
+
+def _minimal(strings: frozenset[str]) -> frozenset[str]:
+    """`strings` without those that contain another of them: holding "runs" means holding "run"."""
+    return frozenset(s for s in strings if not any(o != s and o in s for o in strings))
+
+
+def _cost(need: frozenset[str]) -> float:
+    """How likely a clause holds one of `need`, were the literals independent."""
+    miss = 1.0
+    for literal in need:
+        miss *= 1.0 - min(_weight(literal), 0.99)
+    return 1.0 - miss
+
+
+def _best(candidates: list[frozenset[str]]) -> frozenset[str] | None:
+    usable = [_minimal(c) for c in candidates if c and "" not in c]
+    return min(usable, key=_cost) if usable else None
+
+
+def _as_need(info: _Info) -> frozenset[str] | None:
+    if info.exact is not None:
+        return None if "" in info.exact else info.exact
+    return info.need
+
+
+def _info_seq(items: Any) -> _Info:
+    candidates: list[frozenset[str]] = []
+    current: frozenset[str] = frozenset({""})
+    whole = True  # every item so far exact, and `current` all of it
+    for op, av in items:
+        item = _info_item(op, av)
+        if item.exact is not None and len(current) * len(item.exact) <= _EXACT_MAX:
+            current = frozenset(a + b for a in current for b in item.exact)
+            continue
+        whole = False
+        candidates.append(current)
+        if item.exact is not None:
+            current = item.exact
+        else:
+            if item.need is not None:
+                candidates.append(item.need)
+            current = frozenset({""})
+    if whole:
+        return _Info(exact=current)
+    candidates.append(current)
+    return _Info(need=_best(candidates))
+
+
+def _info_item(op: Any, av: Any) -> _Info:
+    if op is _c.LITERAL:
+        return _Info(exact=frozenset({chr(av)}))
+    if op is _c.IN:
+        chars: set[str] = set()
+        for item_op, item_av in av:
+            if item_op is _c.LITERAL:
+                chars.add(chr(item_av))
+            elif item_op is _c.RANGE and item_av[1] - item_av[0] < 16:
+                chars.update(chr(i) for i in range(item_av[0], item_av[1] + 1))
+            else:
+                return _UNKNOWN
+        return _Info(exact=frozenset(chars))
+    if op in (_c.AT, _c.ASSERT, _c.ASSERT_NOT):
+        return _EMPTY  # zero-width: the characters on either side stand next to each other in the match
+    if op is _c.SUBPATTERN:
+        return _info_seq(av[-1])
+    if op is getattr(_c, "ATOMIC_GROUP", None):
+        return _info_seq(av)
+    if op is _c.BRANCH:
+        alternatives = [_info_seq(a) for a in av[1]]
+        if all(a.exact is not None for a in alternatives):
+            union = frozenset().union(*(a.exact for a in alternatives if a.exact is not None))
+            if len(union) <= _EXACT_MAX:
+                return _Info(exact=union)
+        needs = [_as_need(a) for a in alternatives]
+        if any(n is None for n in needs):
+            return _UNKNOWN
+        return _Info(need=frozenset().union(*(n for n in needs if n is not None)))
+    if op in _REPEATS:
+        low, high, body = av[0], av[1], _info_seq(av[2])
+        if low == 0:  # may match nothing: no need; exact only when it is at most one copy of an exact body
+            return _Info(exact=body.exact | {""}) if high == 1 and body.exact is not None else _UNKNOWN
+        if low == high == 1:
+            return body
+        return _Info(need=_as_need(body))
+    return _UNKNOWN  # ANY, NOT_LITERAL, a category, a group reference
+
+
+def required_literals(pattern: str) -> frozenset[str] | None:
+    """Strings one of which every match of `pattern` (compiled without flags) contains, or None when some match
+    needs none (or the pattern cannot be read)."""
+    try:
+        info = _info_seq(_parser.parse(pattern))
+    except (RecursionError, re.error):  # an unreadable pattern simply gets no gate
+        return None
+    need = _as_need(info)
+    return _minimal(need) if need else None
+
+
+def _trie_pattern(literals: list[str]) -> str:
+    """One alternation of `literals` as a trie: at a position it matches the longest of them that starts there."""
+    root: dict[str, Any] = {}
+    for literal in literals:
+        node = root
+        for ch in literal:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def build(node: dict[str, Any]) -> str:
+        ends = "" in node
+        branches = [re.escape(ch) + build(child) for ch, child in sorted(node.items()) if ch]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        if ends:
+            return "(?:" + body + ")?"
+        return body
+
+    return build(root)
+
+
+class LiteralGate:
+    """The keys whose patterns can match a text, from one scan of it for all their required literals.
+
+    `gate(patterns)` takes {key: pattern source}; `keys(text)` returns a bit mask of the keys whose literals the text
+    holds, or of every key that has no literals (bit i for the i-th key)."""
+
+    def __init__(self, patterns: dict[str, str]) -> None:
+        self.bit = {key: 1 << i for i, key in enumerate(patterns)}
+        self.always = 0
+        owners: dict[str, int] = {}
+        for key, source in patterns.items():
+            need = required_literals(source)
+            if need is None:
+                self.always |= self.bit[key]
+                continue
+            for literal in need:
+                owners[literal] = owners.get(literal, 0) | self.bit[key]
+        literals = sorted(owners)
+        # the scan reports the longest literal at a position: it carries the keys of its prefixes too
+        self._keys = {literal: self._prefix_keys(literal, owners) for literal in literals}
+        self._scan = re.compile("(?=(" + _trie_pattern(literals) + "))") if literals else None
+
+    @staticmethod
+    def _prefix_keys(literal: str, owners: dict[str, int]) -> int:
+        keys = 0
+        for end in range(1, len(literal) + 1):
+            keys |= owners.get(literal[:end], 0)
+        return keys
+
+    def keys(self, text: str) -> int:
+        found = self.always
+        if self._scan is not None:
+            table = self._keys
+            for literal in set(self._scan.findall(text)):
+                found |= table[literal]
+        return found

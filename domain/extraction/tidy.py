@@ -51,7 +51,7 @@ def _strip_filler(text: str) -> str:
     return strip_trailing_filler(_LEADING_FILLER_RE.sub("", text))
 
 
-_ADVERB_TEXT = ADVERBS + " never rarely"
+_ADVERB_TEXT = ADVERBS + " never rarely quite"
 _ADVERB_WORDS = "|".join(_ADVERB_TEXT.split())
 _SIDE_OR_BODY = r"(?:(?:left|right|lower|upper)\s+)?(?:" + ANY_BODY_PART + r")\b"
 _LEADING_MY_BODY_RE = re.compile(r"^my\s+(?=" + _SIDE_OR_BODY + r")", re.IGNORECASE)
