@@ -8,12 +8,12 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, bindparam, func, select
+from sqlalchemy import ColumnElement, String, bindparam, func, select
 from sqlalchemy.orm import Session
 
 from domain.actors import require_athlete
 from domain.coach_block import DEFAULT_MAX_TOKENS, Block, Candidate, build_block
-from domain.coach_index import IndexCache
+from domain.coach_index import IndexCache, KnownStamp, stamp_columns, stamp_of
 from domain.enums import MemoryStatus, MemoryType, Role
 from domain.errors import NotFound
 from domain.memory_writes import set_hidden_from_coach
@@ -53,23 +53,33 @@ def athlete_by_username(session: Session, username: str) -> User:
 
 @dataclass(frozen=True)
 class AthleteRef:
-    """An athlete as the coach's context route needs one: id and login name."""
+    """An athlete as the coach's context route needs one: id and login name, and the change stamp of
+    their memories read with them (domain.coach_index)."""
 
     id: int
     username: str
+    stamp: KnownStamp
 
 
-_ATHLETE = Prepared(select(User.id, User.username, User.role).where(User.username == bindparam("username")))
+_USERNAME = bindparam("username", type_=String)
+_ATHLETE = {
+    dialect: Prepared(
+        select(User.id, User.username, User.role, *stamp_columns(User.id, dialect)).where(User.username == _USERNAME)
+    )
+    for dialect in ("sqlite", "postgresql")
+}
 
 
 def coach_athlete(session: Session, username: str) -> AthleteRef:
     """`athlete_by_username` for the context route, which runs for every coach request: one fixed
-    statement on the driver's cursor (domain.prepared) instead of loading the ORM object."""
+    statement on the driver's cursor (domain.prepared) instead of loading the ORM object, which also
+    reads the stamp the athlete's prepared index is checked against (one round trip, not two)."""
     name = account_name(username)
-    row = None if name is None else _ATHLETE.run(session.connection(), {"username": name}).fetchone()
+    connection = session.connection()
+    row = None if name is None else _ATHLETE[connection.dialect.name].run(connection, {"username": name}).fetchone()
     if row is None or row[2] != Role.ATHLETE.value:
         raise NotFound(UNKNOWN_ATHLETE)
-    return AthleteRef(int(row[0]), str(row[1]))
+    return AthleteRef(int(row[0]), str(row[1]), KnownStamp(stamp_of(session, row[3:])))
 
 
 def coach_may_see(athlete_id: int) -> list[ColumnElement[bool]]:
@@ -106,7 +116,8 @@ def context_for(
     now: datetime | None = None,
 ) -> ContextAnswer:
     """The block for one athlete; not recorded (the API records its reads, see domain.coach_reads)."""
-    index = INDEXES.get(session, athlete.id, lambda: candidates(session, athlete.id))
+    known = athlete.stamp if isinstance(athlete, AthleteRef) else None
+    index = INDEXES.get(session, athlete.id, lambda: candidates(session, athlete.id), known=known)
     block = build_block(index.ranked(query, now or utcnow()), max_tokens, shortest=index.shortest)
     return ContextAnswer(query=query, max_tokens=max_tokens, block=block, considered=len(index.candidates))
 

@@ -17,9 +17,10 @@ from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import bindparam, func, select
-from sqlalchemy.orm import Session
+from sqlalchemy import ColumnElement, Integer, bindparam, func, select
+from sqlalchemy.orm import QueryableAttribute, Session
 from sqlalchemy.pool import Pool
 
 from domain.coach_block import CONFIDENCE_POINTS, Candidate, Scored, block_text, rank_key, recency_points, words
@@ -145,13 +146,27 @@ def _next_boundary(updated_at: datetime, now: datetime) -> datetime:
     return datetime.max.replace(tzinfo=now.tzinfo)
 
 
-_STAMP = Prepared(select(func.coalesce(func.sum(CoachStamp.stamp), 0)).where(CoachStamp.athlete_id == bindparam("a")))
-# PostgreSQL also says whether this transaction has written anything (it then has a transaction id).
-_STAMP_PG = Prepared(
-    select(func.coalesce(func.sum(CoachStamp.stamp), 0), func.pg_current_xact_id_if_assigned().is_not(None)).where(
-        CoachStamp.athlete_id == bindparam("a")
-    )
-)
+def stamp_columns(athlete_id: ColumnElement[int] | QueryableAttribute[int], dialect: str) -> list[ColumnElement[Any]]:
+    """The athlete's change stamp as a statement's columns (the sum of the athlete's rows); on PostgreSQL
+    also whether this transaction has written anything (it then has a transaction id). `stamp_of` reads them."""
+    rows = select(func.coalesce(func.sum(CoachStamp.stamp), 0)).where(CoachStamp.athlete_id == athlete_id)
+    total = rows.scalar_subquery()
+    if dialect == "postgresql":
+        return [total, func.pg_current_xact_id_if_assigned().is_not(None)]
+    return [total]
+
+
+def stamp_of(session: Session, values: Sequence[Any]) -> int | None:
+    """The stamp from `stamp_columns`' values, or None when this transaction has written (see `stamp`)."""
+    if session.connection().get_execution_options().get(WRITER, False):
+        return None  # a unit of work that writes (persistence.uow): its changes may yet roll back
+    if len(values) > 1 and values[1]:
+        return None
+    return int(values[0])
+
+
+_ATHLETE_ID = bindparam("athlete_id", type_=Integer)
+_STAMP = {dialect: Prepared(select(*stamp_columns(_ATHLETE_ID, dialect))) for dialect in ("sqlite", "postgresql")}
 
 
 def stamp(session: Session, athlete_id: int) -> int | None:
@@ -164,12 +179,15 @@ def stamp(session: Session, athlete_id: int) -> int | None:
     memories: on PostgreSQL each statement has its own snapshot, and memories read later are then as
     new or newer than the stamp says (an index newer than its stamp is only ever rebuilt once more)."""
     connection = session.connection()
-    if connection.get_execution_options().get(WRITER, False):
-        return None  # a unit of work that writes (persistence.uow): its changes may yet roll back
-    if connection.dialect.name == "postgresql":
-        value, wrote = _STAMP_PG.run(connection, {"a": athlete_id}).fetchone()
-        return None if wrote else int(value)
-    return int(_STAMP.run(connection, {"a": athlete_id}).fetchone()[0])
+    values = _STAMP[connection.dialect.name].run(connection, {"athlete_id": athlete_id}).fetchone()
+    return stamp_of(session, values)
+
+
+@dataclass(frozen=True)
+class KnownStamp:
+    """A stamp the caller read already (with the athlete, in one statement): None, keep nothing."""
+
+    value: int | None
 
 
 class IndexCache:
@@ -184,10 +202,19 @@ class IndexCache:
         self._entries: OrderedDict[tuple[int, int], _Entry] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, session: Session, athlete_id: int, load: Callable[[], Sequence[Candidate]]) -> CoachIndex:
+    def get(
+        self,
+        session: Session,
+        athlete_id: int,
+        load: Callable[[], Sequence[Candidate]],
+        *,
+        known: KnownStamp | None = None,
+    ) -> CoachIndex:
+        """The athlete's index, made again with `load` unless the one kept has the stamp read now (or
+        `known`, read before this call in the same unit of work and before `load` runs)."""
         pool = session.get_bind().engine.pool
         key = (id(pool), athlete_id)
-        current = stamp(session, athlete_id)
+        current = known.value if known is not None else stamp(session, athlete_id)
         if current is None:
             return CoachIndex(load())  # built from changes not yet committed: used once, never kept
         with self._lock:

@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import Connection, Engine, text
 
 from domain.coach_block import Candidate, build_block, rank
-from domain.coach_context import INDEXES, candidates, context_for, set_hidden
+from domain.coach_context import INDEXES, candidates, coach_athlete, context_for, set_hidden
 from domain.coach_index import stamp
 from domain.enums import Role, SourceKind
 from domain.ingest import ingest
@@ -54,9 +54,10 @@ class Served:
 
 
 def coach_reads(engine: Engine, athlete: User) -> Served:
-    """What the coach API answers through this instance (its prepared index, if it still holds)."""
+    """What the coach API answers through this instance (its prepared index, if it still holds), read as
+    the route reads it: the athlete and their change stamp in one statement, then the block."""
     with unit_of_work(engine, read_only=True) as session:
-        block = context_for(session, athlete, query=QUERY, max_tokens=WHOLE).block
+        block = context_for(session, coach_athlete(session, athlete.username), query=QUERY, max_tokens=WHOLE).block
     return Served([i.candidate.id for i in block.items], [i.candidate.content for i in block.items], block.text)
 
 

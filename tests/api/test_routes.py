@@ -150,9 +150,9 @@ def test_too_many_requests_get_429_with_retry_after(api: ApiServer) -> None:
 
 
 def test_a_change_made_by_another_process_is_in_the_next_context_answer(api: ApiServer) -> None:
-    """The server keeps each athlete's prepared memories and, on SQLite, the fingerprint it checks them
-    against per connection until the database changes (ui.api → domain.coach_index): an edit made by
-    another process (this one) must be in the very next answer, whichever pooled connection serves it."""
+    """The server keeps each athlete's prepared memories, checked against the athlete's change stamp
+    (ui.api → domain.coach_index), and reads on connections its threads keep: an edit made by another
+    process (this one) must be in the very next answer, whichever thread and connection serves it."""
     sam = api.user("sam")
     marker = f"Zebra{uuid.uuid4().hex[:8]}"
     with api.client(api.token("read")) as client:

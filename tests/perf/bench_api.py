@@ -1,6 +1,7 @@
-"""The coach API on loopback, the real server in a subprocess on SQLite: context requests/s and
-latency for an athlete with 2,000 memories under 20 concurrent clients (target p95 <= 20 ms),
-and ingest requests/s. Every context request is also recorded as a coach read.
+"""The coach API on loopback, the real server in a subprocess on SQLite, then on PostgreSQL when it is
+reachable (figures ending `_pg`; context only): context requests/s and latency for an athlete with
+2,000 memories under 20 concurrent clients (target p95 <= 20 ms), and ingest requests/s. Every
+context request is also recorded as a coach read.
 
 "floor" is an API request refused at the gate (no token: 401): the whole middleware stack, no route, no
 database. "baseline" is GET /openapi.json (no token, no database; FastAPI serialises the ~40 KiB schema
@@ -17,11 +18,14 @@ import os
 import statistics
 import tempfile
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urlencode
+
+from sqlalchemy import text
 
 from domain.actors import SYSTEM
 from domain.api_tokens import create_token
@@ -33,6 +37,7 @@ from persistence.engine import make_engine
 from persistence.migrate import upgrade
 from persistence.uow import unit_of_work
 from tests.api.conftest import start, stop
+from tests.databases import postgres_unreachable_reason, postgres_url
 from tests.factories import make_user
 from tests.perf.loadgen import Load, Result, process_cpu_s, request_bytes
 
@@ -113,7 +118,7 @@ def ingest_body(n: int) -> bytes:
 EXPECTED = {"floor": 401}
 
 
-def measure(load: Load, server_pid: int, port: int, phase: Phase) -> None:
+def measure(load: Load, server_pid: int, port: int, phase: Phase, suffix: str = "") -> None:
     cpu = process_cpu_s(server_pid)
     result = load.run("127.0.0.1", port, phase.requests, phase.count, phase.clients)
     server_cpu_ms = (process_cpu_s(server_pid) - cpu) / phase.count * 1000
@@ -121,7 +126,7 @@ def measure(load: Load, server_pid: int, port: int, phase: Phase) -> None:
     wrong = {s: n for s, n in result.statuses.items() if (s != expected if expected else s >= 400)}
     if wrong:
         raise RuntimeError(f"{phase.name}: unexpected statuses {wrong}")
-    report(phase.name, result, phase.clients, server_cpu_ms)
+    report(phase.name + suffix, result, phase.clients, server_cpu_ms)
     if phase.name == "context":
         print(limit_note(result, phase.clients, server_cpu_ms))
 
@@ -179,20 +184,48 @@ def _recorder() -> Callable[[str, float], None] | None:
 
 
 def run(quick: bool = False) -> None:
-    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp, Load() as load:
-        url = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
+    bench_store("sqlite", quick)
+    if postgres_unreachable_reason() is None:
+        bench_store("postgresql", quick)
+    else:
+        print(f"PostgreSQL skipped: {postgres_unreachable_reason()}")
+    print(f"target: context p95 <= 20 ms for {MEMORIES:,} memories under {CLIENTS} concurrent clients")
+
+
+def bench_store(store: str, quick: bool) -> None:
+    """The server on a fresh SQLite file, or on a fresh schema of the PostgreSQL server (figures `..._pg`)."""
+    print(f"-- {store}")
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp, Load() as load, database(store, tmp) as url:
         secret = seed(url)
         process, base = start(url, Path(tmp), rate_limit="1000000/minute")
         port = int(base.rsplit(":", 1)[1])
         try:
             plan = phases(f"127.0.0.1:{port}", secret, quick)
-            warm = plan[2]
+            if store != "sqlite":  # the stack's own figures (floor, baseline) do not depend on the store
+                plan = [p for p in plan if p.name.startswith("context")]
+            warm = next(p for p in plan if p.name == "context")
             load.run("127.0.0.1", port, warm.requests, CLIENTS * 5, CLIENTS)  # warm up server and generator
             for phase in plan:
-                measure(load, process.pid, port, phase)
+                measure(load, process.pid, port, phase, suffix="" if store == "sqlite" else "_pg")
         finally:
             stop(process)
-    print(f"target: context p95 <= 20 ms for {MEMORIES:,} memories under {CLIENTS} concurrent clients")
+
+
+@contextmanager
+def database(store: str, tmp: str) -> Iterator[str]:
+    if store == "sqlite":
+        yield f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
+        return
+    schema = f"bench_api_{uuid.uuid4().hex[:8]}"
+    admin = make_engine(postgres_url())
+    with admin.begin() as connection:
+        connection.execute(text(f'CREATE SCHEMA "{schema}"'))
+    try:
+        yield f"{postgres_url()}?options=-csearch_path%3D{schema}"
+    finally:
+        with admin.begin() as connection:
+            connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
 
 
 if __name__ == "__main__":

@@ -13,10 +13,18 @@ from fastapi import APIRouter, Path, Query, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials
 from nicegui import app
 from pydantic import BaseModel
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
+from domain.api_tokens import Caller
 from domain.coach_block import DEFAULT_MAX_TOKENS
-from domain.coach_context import athlete_by_username, coach_athlete, coach_memories, context_for
+from domain.coach_context import (
+    AthleteRef,
+    ContextAnswer,
+    athlete_by_username,
+    coach_athlete,
+    coach_memories,
+    context_for,
+)
 from domain.coach_ingest import IngestAnswer, ingest_for_token
 from domain.coach_reads import PendingRead
 from domain.enums import ApiScope
@@ -147,10 +155,15 @@ CONTEXT_WORKERS = Workers(CONTEXT_THREADS, "coach-context")
 def context_answer(
     username: str, credentials: HTTPAuthorizationCredentials | None, query: str, max_tokens: int
 ) -> Response:
-    """The context route's work, in a worker thread; also the short way's (ui.api.context_fast)."""
-    with token_session(credentials, ApiScope.READ) as (session, caller):
-        athlete = coach_athlete(session, username)
-        answer = context_for(session, athlete, query=query, max_tokens=max_tokens)
+    """The context route's work, in a worker thread; also the short way's (ui.api.context_fast). It reads
+    on the thread's held connection (ui.api.security.HeldConnections); when that one turns out dead (the
+    database restarted), once more on a fresh one from the pool."""
+    try:
+        caller, athlete, answer = _read_context(username, credentials, query, max_tokens, held=True)
+    except DBAPIError as error:
+        if not error.connection_invalidated:
+            raise
+        caller, athlete, answer = _read_context(username, credentials, query, max_tokens, held=False)
     block = answer.block
     ids = tuple(item.candidate.id for item in block.items)
     READ_LOG.add(PendingRead(caller, athlete.id, "context", ids, utcnow(), query, max_tokens, block.text))
@@ -164,6 +177,14 @@ def context_answer(
         considered=answer.considered,
     )
     return Response(body, media_type="application/json")
+
+
+def _read_context(
+    username: str, credentials: HTTPAuthorizationCredentials | None, query: str, max_tokens: int, *, held: bool
+) -> tuple[Caller, AthleteRef, ContextAnswer]:
+    with token_session(credentials, ApiScope.READ, held=held) as (session, caller):
+        athlete = coach_athlete(session, username)
+        return caller, athlete, context_for(session, athlete, query=query, max_tokens=max_tokens)
 
 
 router.include_router(export_router)  # before the catch-all below (ui.api.export_route)

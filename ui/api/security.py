@@ -19,6 +19,8 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
+from sqlalchemy import Connection, Engine
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from domain.api_tokens import Caller, authenticate
@@ -108,17 +110,93 @@ def limiter() -> MovingWindowRateLimiter:
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
+_READER = "_memory_review_api_reader"
+
+
+def _reader(engine: Engine) -> Engine:
+    """The engine the context route reads through (held connections). PostgreSQL: in autocommit, each
+    statement its own snapshot: no BEGIN and no ROLLBACK, two round trips of the five a context request
+    made (issue 9). Its reads need no common snapshot: the token, the athlete and their change stamp are
+    each checked on their own, and memories read after the stamp are at least as new as it
+    (domain.coach_index). Other routes keep one transaction (a list's total and its page agree).
+    SQLite: the engine as it is (its reads begin with a deferred BEGIN, which costs no round trip).
+    Made once per engine and kept on it, as persistence.uow keeps its writers' engine."""
+    reader: Engine | None = getattr(engine, _READER, None)
+    if reader is None:
+        postgresql = engine.dialect.name == "postgresql"
+        reader = engine.execution_options(isolation_level="AUTOCOMMIT") if postgresql else engine
+        setattr(engine, _READER, reader)
+    return reader
+
+
+class HeldConnections:
+    """A reading connection per thread, kept from one request to the next: for the context route's few
+    worker threads only (ui.api.routes), never FastAPI's pool of up to 40, which would outnumber the
+    engine's pool. A connection taken from the pool is first pinged on PostgreSQL (pool_pre_ping): one
+    round trip of the three a context request now makes. A held one that failed in a request is
+    closed and the next request takes a new one from the pool."""
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+
+    def connection(self, reader: Engine) -> Connection:
+        held: Connection | None = getattr(self._local, "connection", None)
+        if held is None or held.engine is not reader or held.closed or held.invalidated:
+            if held is not None:
+                held.close()
+            held = self._local.connection = reader.connect()
+        return held
+
+    def drop(self) -> None:
+        held: Connection | None = getattr(self._local, "connection", None)
+        self._local.connection = None
+        if held is not None:
+            held.close()
+
+
+HELD = HeldConnections()
+
+
 @contextmanager
 def token_session(
-    credentials: HTTPAuthorizationCredentials | None, scope: ApiScope | None, *, writes: bool = False
+    credentials: HTTPAuthorizationCredentials | None,
+    scope: ApiScope | None,
+    *,
+    writes: bool = False,
+    held: bool = False,
 ) -> Iterator[tuple[Session, Caller]]:
     """One unit of work for the whole request: the token is checked in it, then the route's work
-    runs in it. Call it from a plain `def` route (a worker thread); `scope` None admits any token."""
+    runs in it. Call it from a plain `def` route (a worker thread); `scope` None admits any token.
+    `held`: a read on this thread's held connection (`HeldConnections`; the context route's threads)."""
     if credentials is None or credentials.scheme.lower() != "bearer":
         raise HTTPException(401, "Send an API token: Authorization: Bearer <token>.", BEARER_CHALLENGE)
-    with unit_of_work(runtime.current().engine, read_only=not writes) as session:
-        caller = authenticate(session, credentials.credentials.strip())
-        rate_limit().check(caller.token_id)
-        if scope is not None and scope not in caller.scopes:
-            raise HTTPException(403, f"This token lacks the '{scope.value}' scope.")
-        yield session, caller
+    engine = runtime.current().engine
+    if held and not writes:
+        with _held_unit(_reader(engine)) as session:
+            yield session, _caller(session, credentials, scope)
+        return
+    with unit_of_work(engine, read_only=not writes) as session:
+        yield session, _caller(session, credentials, scope)
+
+
+def _caller(session: Session, credentials: HTTPAuthorizationCredentials, scope: ApiScope | None) -> Caller:
+    caller = authenticate(session, credentials.credentials.strip())
+    rate_limit().check(caller.token_id)
+    if scope is not None and scope not in caller.scopes:
+        raise HTTPException(403, f"This token lacks the '{scope.value}' scope.")
+    return caller
+
+
+@contextmanager
+def _held_unit(reader: Engine) -> Iterator[Session]:
+    """A read-only unit of work on the held connection: its transaction (SQLite's deferred BEGIN; none on
+    PostgreSQL, in autocommit) ends with the unit, the connection stays. A database error drops it."""
+    session = Session(bind=HELD.connection(reader), expire_on_commit=False, autoflush=True)
+    try:
+        yield session
+    except SQLAlchemyError:
+        session.close()
+        HELD.drop()
+        raise
+    finally:
+        session.close()
