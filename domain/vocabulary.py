@@ -178,7 +178,9 @@ CONTEXT_TOPICS: dict[str, str] = {
         r"|murmur|afib|atrial\s+fibrillation|raynaud\w*|hypermobil\w*|osteopenia|osteoporosis|scoliosis|fibromyalgia"
         r"|lupus|multiple\s+sclerosis|sleep\s+apn\w*|(?:rheumatoid|psoriatic)\s+arthritis|ankylosing\s+spondylitis|gout"
         r"|pots|ptsd|heart\s+scare|hearing\s+loss|tinnitus|heart\s+attack|cardiac\s+rehab\w*|paraplegi\w*"
-        r"|registered\s+blind|hay\s*fever|ferritin|osteoarthritis"
+        r"|registered\s+blind|hay\s*fever|ferritin|osteoarthritis|ms|cerebral\s+palsy|ehlers[-\s]danlos|spina\s+bifida"
+        r"|sickle\s+cell|stents?|dvt|warfarin|blood\s+thinners?|adhd|autis\w+|panic\s+attacks?|heat\s+exhaustion"
+        r"|hrt|meds|spinal\s+(?:cord\s+)?injury"
     ),
     "altitude": r"altitude|\d[,.]?\d{3}\s*(?:m|metres|meters)(?=\W|$)",
     "goal": r"marathon|half\s+marathon|ultra|ironman|goal\s+race|target\s+race|a\s+race",

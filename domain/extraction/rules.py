@@ -174,6 +174,10 @@ _CONDITIONS = (
     r"|ms\s+nurse|parkinson\w*|heart\s+scare|hearing\s+loss|tinnitus|swimmer" + _A + r"?s\s+ear"
     r"|blood\s+pressure|heart\s+attack|cardiac\s+rehab\w*|paraplegi\w*|tetraplegi\w*|registered\s+blind"
     r"|retinitis\s+pigmentosa|lost\s+my\s+sight|hay\s*fever|allergic\s+to\s+\w+|ferritin|osteoarthritis"
+    # conditions of the nerves, the blood and the mind, and what treats them: "fatigue from MS", "I have cerebral
+    # palsy", "a stent fitted in 2022", "taking warfarin for a DVT", "sickle cell trait", "new meds"
+    r"|ms|cerebral\s+palsy|ehlers[-\s]danlos|spina\s+bifida|sickle\s+cell|stents?|dvt|warfarin|blood\s+thinners?"
+    r"|adhd|autis\w+|panic\s+attacks?|heat\s+exhaustion|hrt|medication|meds|spinal\s+(?:cord\s+)?injury"
 )
 # The same as a word for the athlete: "I'm diabetic", "she is asthmatic".
 _CONDITION_WORDS = (

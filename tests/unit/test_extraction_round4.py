@@ -195,3 +195,31 @@ def test_the_gate_scan_is_linear(unit: str) -> None:
 @pytest.mark.parametrize("unit", ["ache for days, ", "every match every match ", "leaves my my my sore "])
 def test_extraction_is_linear_on_the_round4_shapes(unit: str) -> None:
     _assert_extraction_is_linear("My calves ", unit)
+
+
+# --- conditions of the nerves, the blood and the mind are context:health --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Living with MS since 2015.",
+        "I have cerebral palsy, mostly my right side.",
+        "Sickle cell trait, so I watch my hydration.",
+        "Started HRT in the spring.",
+        "I'm on warfarin since the DVT.",
+    ],
+)
+def test_a_condition_or_its_treatment_is_health(text: str) -> None:
+    assert has(text, MemoryType.CONTEXT, "context:health")
+
+
+@pytest.mark.parametrize("text", ["Ran a 300ms reaction test.", "My wife has MS."])
+def test_no_condition_of_the_athlete_is_no_health(text: str) -> None:
+    assert not has(text, MemoryType.CONTEXT, "context:health")
+
+
+@pytest.mark.parametrize("unit", ["ms ms ", "sickle cell sickle ", "blood thinners blood ", "spinal cord spinal "])
+def test_the_condition_pattern_is_linear(unit: str) -> None:
+    rule = next(r for r in facts.RULES if r.name == "health_context")
+    assert_linear(rule.lower_pattern or rule.pattern, unit)
