@@ -61,8 +61,12 @@ REDACTED_PROPOSALS = "redacted_proposals"  # a removal event's list of proposals
 REDACTED_EVENTS = "redacted_events"  # a removal event's {seq: [before digest, after digest]} of what it redacted
 
 
+# What json.dumps builds on each call with these arguments, built once (a fifth of its cost per payload).
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
 def canonical_json(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    return _CANONICAL.encode(value)
 
 
 def digest(payload: dict[str, Any] | None) -> str | None:
@@ -96,7 +100,7 @@ def event_hash(event: ChainedEvent, prev_hash: str, key: bytes | None = None) ->
     message = (prev_hash + canonical_json(body)).encode()
     if key is None:
         return hashlib.sha256(message).hexdigest()
-    return hmac.new(key, message, hashlib.sha256).hexdigest()
+    return hmac.digest(key, message, "sha256").hex()  # OpenSSL's one-shot HMAC: the same as hmac.new's
 
 
 @dataclass(frozen=True)
@@ -401,7 +405,7 @@ def waiting_mac(event: Mapping[str, Any], key: bytes) -> str:
     event for the next writer to chain, nor change a waiting one, nor copy one (its id is covered)."""
     body = {name: event[name] for name in _MAC_FIELDS}
     body["at"] = _timestamp(body["at"])
-    return hmac.new(key, b"audit-waiting\x00" + canonical_json(body).encode(), hashlib.sha256).hexdigest()
+    return hmac.digest(key, b"audit-waiting\x00" + canonical_json(body).encode(), "sha256").hex()
 
 
 # Per engine (its pool): its schema is at 0012_audit_refused or later (audit_refused, and the chained

@@ -15,6 +15,7 @@ The statements run inside the session's transaction: `session.connection()` begi
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from operator import itemgetter
 from typing import Any, cast
 from weakref import WeakKeyDictionary
 
@@ -47,14 +48,34 @@ class _Form:
             for bind, name in compiled.bind_names.items()
             if name in self.keys and not bind.required and bind.callable is None and bind.value is not None
         }
+        # Every value in one C call, then only those with a processor converted (by position).
+        self._values = _getter(self.keys)
+        self._converted = tuple(
+            (index, self.processors[key]) for index, key in enumerate(self.keys) if key in self.processors
+        )
 
     def parameters(self, values: Mapping[str, Any]) -> Any:
-        processors = self.processors
         if self.fixed:
             values = {**self.fixed, **values}
+        row: Sequence[Any] = self._values(values)
+        if self._converted:
+            converted = list(row)
+            for index, processor in self._converted:
+                converted[index] = processor(converted[index])
+            row = converted
         if self.positional:
-            return tuple(processors[key](values[key]) if key in processors else values[key] for key in self.keys)
-        return {key: processors[key](values[key]) if key in processors else values[key] for key in self.keys}
+            return tuple(row)
+        return dict(zip(self.keys, row, strict=True))
+
+
+def _getter(keys: tuple[str, ...]) -> Callable[[Mapping[str, Any]], tuple[Any, ...]]:
+    """The values of `keys` as a tuple, in that order (itemgetter gives a bare value for one key)."""
+    if len(keys) == 1:
+        (key,) = keys
+        return lambda values: (values[key],)
+    if not keys:
+        return lambda values: ()
+    return cast(Callable[[Mapping[str, Any]], tuple[Any, ...]], itemgetter(*keys))
 
 
 class Prepared:

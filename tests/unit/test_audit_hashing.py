@@ -4,6 +4,9 @@ database-level cases are in tests/integration/test_audit_chain.py.)"""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import json
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -185,3 +188,28 @@ def test_a_redacted_flag_alone_does_not_excuse_a_changed_field() -> None:
     events[0].redacted = True
     events[0].reason = "tampered"
     assert first_bad(events, {("memory", 1)}) == Finding(1, "its recorded fields were changed")
+
+
+def test_hashes_written_before_stay_the_same_hashes() -> None:
+    """The chain's hash as the first keyed version wrote it (json.dumps, hmac.new), recomputed
+    independently here: an event written then verifies now, keyed or plain, and one chained from
+    audit_pending covers its waiting id as well."""
+    key = b"a key kept outside the database"
+    payload = {"content": "Läuft früh · <b>", "tags": ["time:morning"], "at": datetime(2026, 1, 2, tzinfo=UTC)}
+    assert canonical_json(payload) == json.dumps(
+        payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str
+    )
+    for event in history():
+        body = {
+            name: getattr(event, name)
+            for name in (
+                "seq", "actor_id", "actor_label", "action", "athlete_id", "target_type", "target_id",
+                "before_digest", "after_digest", "reason",
+            )
+        }  # fmt: skip
+        body["at"] = event.at.isoformat(timespec="microseconds")
+        message = event.prev_hash + json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        assert event_hash(event, event.prev_hash) == hashlib.sha256(message.encode()).hexdigest()
+        assert event_hash(event, event.prev_hash, key) == hmac.new(key, message.encode(), hashlib.sha256).hexdigest()
+        event.pending_id = 7 << 40
+        assert event_hash(event, event.prev_hash, key) != hmac.new(key, message.encode(), hashlib.sha256).hexdigest()
