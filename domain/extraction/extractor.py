@@ -53,7 +53,7 @@ _TRIGGER_RE = re.compile(
     r"|feel|feels|person|thrive|sleeper|goals?|targets?|aim|dream|planning|heading|altitude|away|leave"
     r"|fifo|rota|roster|freelanc\w*|redundant|based|stationed|here|home|air|pollution|smog|winters?|summers?|wants?|aim\w*"
     r"|champs|championships?|nationals|regionals|trials|duathlon|aquathlon"
-    r"|hoping|break|enjoy\w*|adore|loathe|dread|unemployed"
+    r"|hoping|break|enjoy\w*|adore|loathe|dread|unemployed|play|plays|playing|played|league|footy|gaelic|xv|gk"
     + _A
     + r"s|"
     + ANY_BODY_PART

@@ -139,7 +139,9 @@ def rule_facts(people: People, sentence: Span, clause: Span) -> list[Fact]:
         if m is None:
             continue
         if _holds(people, sentence, clause, low, m, group.needs_run_object):
-            hits.append((group.rules[0], m))
+            after = group.rules[0].not_after
+            if after is None or after.search(low, 0, m.start()) is None:
+                hits.append((group.rules[0], m))
             continue
         if len(group.rules) == 1:
             continue

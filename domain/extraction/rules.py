@@ -58,6 +58,7 @@ _SPORTS = (
     r"|taekwondo|kickboxing|muay\s+thai|powerlifting|weightlifting|cross[-\s]country\s+skiing"
 )
 _TEAM_SPORTS = CONTEXT_TOPICS["team sport"]
+_TEAM_WORDS = _TEAM_SPORTS + r"|footy|gaelic|sevens|xv|water\s+polo|futsal|camogie|shinty|korfball"
 _FAMILY_NOUN = (
     r"(?:kids?|children|child|sons?|daughters?|baby|babies|newborn|toddlers?|twins|boys|girls|little\s+ones"
     r"|-?(?:week|month|year)[-\s]olds?)"
@@ -253,6 +254,7 @@ class Rule:
     lower_pattern: re.Pattern[str] | None = None  # the same pattern for lower-cased text, without IGNORECASE
     start_pattern: re.Pattern[str] | None = None  # its alternatives anchored at the start, apart (prefilter)
     kinds: tuple[tuple[re.Pattern[str], str], ...] = ()  # parts of the pattern, each with the tag it gives
+    not_after: re.Pattern[str] | None = None  # a match does not hold after this in its clause (lower case)
 
 
 def _rule(
@@ -264,10 +266,12 @@ def _rule(
     needs_run_object: bool = False,
     tags: tuple[str, ...] = (),
     kinds: tuple[tuple[re.Pattern[str], str], ...] = (),
+    not_after: str | None = None,
 ) -> Rule:
     compiled = re.compile(pattern, re.IGNORECASE)
     anywhere, start = split_anchored(pattern)
-    return Rule(name, type_, confidence, compiled, needs_run_object, tags, anywhere, start, kinds)
+    after = re.compile(not_after) if not_after is not None else None
+    return Rule(name, type_, confidence, compiled, needs_run_object, tags, anywhere, start, kinds, after)
 
 
 def group_rule(rules: list[Rule]) -> Rule:
@@ -762,6 +766,33 @@ RULES: tuple[Rule, ...] = (
         + r")\s+(?:twice|once|three\s+times|\d+\s*x|every|on\s+"
         + _WEEKDAYS
         + r")\b",
+    ),
+    _rule(
+        # the athlete's own team sport, told by the team, the position or the season rather than "I play ... twice a
+        # week": "centre back for a sunday league side", "netball GA for the county second team", "I'm a prop",
+        # "rec league basketball wednesdays", "gaelic football in summer", "Squash is my main thing", "used to play
+        # semi-pro football"
+        "team_sport_context",
+        CONTEXT,
+        LOW,
+        r"\bplay(?:s|ing|ed)?\s+(?:[\w-]+\s+){0,4}?for\s+(?:a|an|the|my|our|his|her)\s+(?:[\w'’-]+\s+){0,3}?"
+        r"(?:side|team|club|xv|xi|squad|firsts|seconds|1sts|2nds|thirds)\b"
+        r"|(?:" + I_AM + r"(?:a|the)\s+|\bi\s+play\s+|\bplaying\s+|^)(?:centre[-\s](?:back|half|forward)|full[-\s]back"
+        r"|fly[-\s]half|scrum[-\s]half|prop|hooker|winger|striker|goalkeeper|goalie|gk|midfielder|point\s+guard"
+        r"|wing\s+attack|goal\s+attack|goal\s+shooter|goal\s+defence|wing\s+defence)\b"
+        # the sport with what makes it the athlete's regular one: a league, a team, training, days of every week
+        r"|(?<!kids" + _A + r"\s)(?<!son" + _A + r"s\s)(?<!daughter" + _A + r"s\s)\b(?:" + _TEAM_WORDS + r")\b"
+        r"(?:\s+[\w'’-]+){0,6}?\s+(?:league|training|fixtures|squad|team|side|(?:once|twice|three\s+times|\d+\s*x)"
+        r"\s+a\s+week|times\s+a\s+week|every\s+week|in\s+(?:the\s+)?(?:summer|winter|autumn|spring)"
+        r"|(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b"
+        r"|(?<!coaching\sthe\s)(?<!coach\sthe\s)\b(?:league|county|club|uni|school|rec|semi[-\s]pro|wheelchair|walking)\s+"
+        r"(?:" + _TEAM_WORDS + r")\b"
+        r"|\b(?:" + _TEAM_WORDS + r")\s+(?:is|has\s+(?:always\s+)?been)\s+my\s+(?:main\s+)?(?:thing|sport"
+        r"|first\s+love)\b"
+        r"|\bused\s+to\s+play\s+(?:[\w-]+\s+){0,2}?(?:" + _TEAM_WORDS + r")\b",
+        tags=("context:team sport",),
+        # a team the athlete coaches, watches or referees is not theirs
+        not_after=r"\bcoach\w*|\bwatch\w*|\breferee\w*|\bumpir\w*",
     ),
     _rule(
         "goal_context",

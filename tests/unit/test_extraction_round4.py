@@ -223,3 +223,45 @@ def test_no_condition_of_the_athlete_is_no_health(text: str) -> None:
 def test_the_condition_pattern_is_linear(unit: str) -> None:
     rule = next(r for r in facts.RULES if r.name == "health_context")
     assert_linear(rule.lower_pattern or rule.pattern, unit)
+
+
+# --- the athlete's own team sport ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Playing for the club's thirds this season.",
+        "I'm a prop, so the conditioning is hard.",
+        "Rec league volleyball every week.",
+        "Walking netball on Tuesdays and Fridays.",
+        "Netball has always been my main thing.",
+        "I used to play rugby at university.",
+    ],
+)
+def test_the_athletes_own_team_sport_is_a_context(text: str) -> None:
+    assert has(text, MemoryType.CONTEXT, "context:team sport")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I coach the school hockey team on Wednesdays.",
+        "Watching the rugby league on Saturday.",
+        "Sprained my ankle at netball on Saturday.",
+        "My husband plays for a cricket team.",
+    ],
+)
+def test_a_team_coached_watched_or_someone_elses_is_none(text: str) -> None:
+    assert not has(text, MemoryType.CONTEXT, "context:team sport")
+
+
+@pytest.mark.parametrize(
+    "unit",
+    ["play for a side ", "rugby rugby league ", "i'm a prop i'm a ", "netball mondays netball ", "used to play play "],
+)
+def test_the_team_sport_pattern_is_linear(unit: str) -> None:
+    rule = next(r for r in facts.RULES if r.name == "team_sport_context")
+    assert_linear(rule.lower_pattern or rule.pattern, unit)
+    assert rule.not_after is not None
+    assert_linear(rule.not_after, "coach watch referee ")
