@@ -29,6 +29,7 @@ from tests.ui.context_support import (
     texts,
     tick_memory,
 )
+from ui.components.view_panels import ViewPanels
 
 NURSE = "Works as a nurse on rotating shifts"
 TREADMILL = "Dislikes running on the treadmill"
@@ -42,16 +43,42 @@ async def test_views_switch_and_the_tab_is_kept_in_the_url(user: User) -> None:
     assert texts(user, "overview-pending") == ["9"]
     assert texts(user, "overview-memories") == ["17"]
     await user.should_not_see(marker="review-count")  # 'To review' is built when it is first shown
+    assert shown_view(user) == "memories"
     user.find(kind=ui.tab, content="To review").click()
     await eventually(lambda: [e.value for e in user.find(kind=ui.tabs).elements] == ["review"])
+    assert shown_view(user) == "review"  # the panel on screen follows the tab at once
     await user.should_see(marker="review-count")
+    user.find(kind=ui.tab, content="Memories").click()
+    await eventually(lambda: shown_view(user) == "memories")
     await user.open("/?view=review")
     await user.should_see(marker="review-count")
     assert [e.value for e in user.find(kind=ui.tabs).elements] == ["review"]
+    assert shown_view(user) == "review"
     # a search shows its results: the memories view
     user.find(marker="search").type("knee")
     await eventually(lambda: [e.value for e in user.find(kind=ui.tabs).elements] == ["memories"])
+    assert shown_view(user) == "memories"
     await eventually(lambda: KNEE in listed(user))
+
+
+async def test_two_tabs_of_one_browser_each_show_their_own_view(user: User) -> None:
+    await log_in(user, "alex")
+    await user.should_see("What your coach remembers")
+    [first] = user.find(kind=ViewPanels).elements
+    user.find(kind=ui.tab, content="To review").click()
+    await eventually(lambda: first.props["model-value"] == "review")
+    await user.open("/")  # a second tab, on the default view
+    await user.should_see("What your coach remembers")
+    assert shown_view(user) == "memories"
+    user.find(marker="search").type("knee")
+    await eventually(lambda: KNEE in listed(user))
+    assert first.props["model-value"] == "review"  # the first tab still shows what it showed
+
+
+def shown_view(user: User) -> str:
+    """The view whose panel is on screen (the q-tab-panels' model)."""
+    [panels] = user.find(kind=ViewPanels).elements
+    return str(panels.props["model-value"])
 
 
 async def test_type_chips_filter_the_list_and_show_counts(user: User) -> None:

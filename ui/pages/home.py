@@ -32,15 +32,20 @@ from ui.components.memory_dialog import open_add_dialog, open_edit_dialog
 from ui.components.memory_list import PAGE_SIZE, BulkActions, ListData, MemoryList, load_list
 from ui.components.memory_rows import MemoryActions
 from ui.components.overview import OverviewPanel
+from ui.components.plain_button import PlainButton
 from ui.components.review import ReviewSection, load_pending
 from ui.components.text import clip
 from ui.components.undo_bar import UndoBar
+from ui.components.view_panels import ViewPanels
 from ui.pages.guard import page_user_with
 from ui.session import SessionEnded, attempt, in_thread, tab_action
 
 MAX_ID = 2**63 - 1
 VIEWS = ("memories", "review")
 DEFAULT_VIEW = "memories"
+# NiceGUI answers a page not built within its response timeout (3 s by default) with an error page;
+# fifty pages opening at once on a busy machine can take longer than that: slow, not an error page.
+PAGE_RESPONSE_TIMEOUT_S = 30.0
 
 
 @dataclass(frozen=True)
@@ -54,7 +59,7 @@ def _overview(session: Session, user: User) -> Overview:
     return overview(session, user, proposal_max_age=runtime.current().settings.proposal_max_age)
 
 
-@ui.page("/")
+@ui.page("/", response_timeout=PAGE_RESPONSE_TIMEOUT_S)
 async def context_page(memory: str | None = None, view: str | None = None) -> None:
     filters = MemoryFilters()
     query = filters.query(limit=PAGE_SIZE)
@@ -90,7 +95,7 @@ class ContextPage:
             )
             with ui.element("div").classes("mr-title-actions"):
                 transfer_buttons(on_imported=self.imported)  # Download my memory, Import (ui.components.data_transfer)
-                ui.button("Add memory", icon="add", on_click=self.add).mark("add-memory")
+                PlainButton("Add memory", icon="add", on_click=self.add).mark("add-memory")
         self.coach = CoachPanel(open_memory=self.history)  # What my coach sees (ui.components.coach_panel)
         with ui.element("div").classes("mr-sticky").mark("sticky-header"):
             self.bar.search_box()
@@ -101,15 +106,17 @@ class ContextPage:
                 with ui.tab("memories", label="Memories", icon="psychology").mark("tab-memories"):
                     self.total = ui.label().classes("mr-count").mark("overview-memories")
         tabs.value = view  # a tab's name (Quasar's model); set once the tabs exist, before anyone listens
-        tabs.on_value_change(self.view_changed)
         self.tabs = tabs
-        with ui.tab_panels(tabs, value=view).props("animated=false").classes("mr-panels w-full"):
-            with ui.tab_panel("review").classes("mr-panel"):
+        self.panels = ViewPanels(view)
+        tabs.on_value_change(lambda: self.panels.show(str(self.tabs.value)))  # first: at once, not in a task
+        tabs.on_value_change(self.view_changed)
+        with self.panels:
+            with self.panels.panel("review"):
                 self.review_section = (
                     ui.element("section").classes("mr-section mr-review w-full").props('aria-label="To review"')
                 )
             with (
-                ui.tab_panel("memories").classes("mr-panel"),
+                self.panels.panel("memories"),
                 ui.element("section").classes("mr-section w-full").props('aria-label="Memories"').mark("memories"),
             ):
                 ui.label("Memories").classes("mr-sr-only").props('role="heading" aria-level="2"')
