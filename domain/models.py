@@ -105,8 +105,8 @@ class Memory(Base):
         Index("ix_memories_athlete_status_updated", "athlete_id", "status", "updated_at"),
         Index("ix_memories_status_deleted_at", "status", "deleted_at"),
         # The memory list: each type's page in updated order, and counts and the confidence
-        # sort read from the index alone (domain/memory_lists.py); with `version`, the coach
-        # index's fingerprint too (domain/coach_index.py; migration 0010: one index fewer to write).
+        # sort read from the index alone (domain/memory_lists.py; migration 0010: one index fewer to
+        # write). `version` served the coach index's old fingerprint; that now reads coach_stamps (0013).
         Index(
             "ix_memories_athlete_type_updated",
             *("athlete_id", "status", "type", "updated_at", "id", "confidence", "occurrences", "source", "version"),
