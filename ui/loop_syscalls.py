@@ -47,8 +47,14 @@ class RandomPool:
             self._at += size
             return taken
 
+    def forget(self) -> None:
+        """In a forked child: its parent hands out the same bytes, so read new ones."""
+        self._lock = threading.Lock()
+        self._pool, self._at = b"", 0
+
 
 _pool = RandomPool()
+os.register_at_fork(after_in_child=_pool.forget)
 
 
 def uuid4() -> uuid.UUID:

@@ -4,6 +4,7 @@ ids, never the same one twice, also when threads draw at once and across refills
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 import uuid
@@ -76,3 +77,19 @@ def test_installed_listeners_clients_and_sockets_get_ids_from_the_pool() -> None
         if before[2] is None:
             core.sio.eio.__dict__.pop("generate_id", None)
         nicegui_client.templates.env.auto_reload = True
+
+
+def test_a_forked_child_never_hands_out_its_parents_ids() -> None:
+    uuid4()  # the pool holds unread bytes the child would otherwise copy
+    read_end, write_end = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - runs in the child
+        os.close(read_end)
+        os.write(write_end, uuid4().bytes)
+        os._exit(0)
+    os.close(write_end)
+    child_id = os.read(read_end, ID_BYTES)
+    os.close(read_end)
+    os.waitpid(child, 0)
+    assert len(child_id) == ID_BYTES
+    assert child_id != uuid4().bytes
