@@ -318,7 +318,7 @@ def write_pending(session: Session) -> None:
     if connection.dialect.name == "sqlite":
         _write_sqlite(session, connection, events, seal)
         return
-    if _HOLDS_HEAD_KEY not in session.info and _has_waiting_table(connection):
+    if _HOLDS_HEAD_KEY not in session.info and _schema_current(connection):
         row = connection.execute(_TRY_HEAD).first()
         if row is None:  # another transaction holds the head
             _defer(session, connection, events, seal)
@@ -429,10 +429,6 @@ def forget_current_schema(connection: Connection) -> None:
     _CURRENT_SCHEMAS.pop(connection.engine.pool, None)
 
 
-def _has_waiting_table(connection: Connection) -> bool:
-    return _schema_current(connection)
-
-
 def _waiting_key(connection: Connection, seal: Seal | None) -> bytes | None:
     """The key to sign waiting events with; None on a plain chain. A keyed chain and no key: refused,
     as a chained write would be (read once per engine: a chain, once keyed, stays keyed)."""
@@ -499,7 +495,7 @@ def _chain_waiting_locked(connection: Connection, head: _Head, seal: Seal | None
 
 def _chain_and_refuse(connection: Connection, head: _Head, seal: Seal | None) -> tuple[_Head, int]:
     """`_chain_waiting_locked`, and how many waiting events it refused."""
-    if connection.dialect.name != "postgresql" or not _has_waiting_table(connection):
+    if connection.dialect.name != "postgresql" or not _schema_current(connection):
         return head, 0  # SQLite chains each event in its writer's transaction: nothing waits there
     rows = [dict(row) for row in connection.execute(_READ_WAITING).mappings()]
     if not rows:
@@ -643,7 +639,7 @@ def chain_before_reading(session: Session) -> None:
         return
     session.info[_CHAINED_FOR_READING_KEY] = True
     connection = session.connection()
-    if not _has_waiting_table(connection):
+    if not _schema_current(connection):
         return
     state = connection.execute(_READER_STATE).one()
     if not state.waiting or not isinstance(bind, Engine):
