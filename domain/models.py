@@ -372,8 +372,20 @@ class CoachStamp(Base):
     __table_args__ = ({"sqlite_with_rowid": False},)
 
     athlete_id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    shard: Mapped[int] = mapped_column(Integer, primary_key=True)  # PostgreSQL: the writer's backend pid % 64
+    shard: Mapped[int] = mapped_column(Integer, primary_key=True)  # 0 (0013 kept one per backend pid % 64)
     stamp: Mapped[int] = mapped_column(BigInteger)
+
+
+class CoachStampPending(Base):
+    """PostgreSQL: "this transaction changed this athlete's memories", noted by the triggers on `memories`
+    and turned into a rise of the athlete's stamp at commit (migration 0014); none outlives its transaction.
+    SQLite keeps it empty (its triggers raise the stamp at once)."""
+
+    __tablename__ = "coach_stamp_pending"
+    __table_args__ = ({"sqlite_with_rowid": False},)
+
+    xid: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    athlete_id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
 
 
 GENESIS_HASH = "0" * 64
