@@ -5,6 +5,15 @@ and one statement that takes each type's first page from the index on (athlete, 
 updated_at, id), so a page costs the rows it shows, not the athlete's whole store. "Show more"
 continues after the last shown memory (`list_more`, keyset), never by OFFSET, which re-reads
 every row it skips.
+
+The Context page's reads (`memory_view`, `list_more`, `counts_by_type`, `source_dates`,
+`usage_counts`) run statements built and compiled once per shape (how many values each filter
+has, the search's form, the sort) with every value a bind parameter (domain/memory_rows.py's
+RowReader): the same SQL as the ORM queries they replace (the soft-delete filter written out as
+the ORM's option adds it, last), without building a select, its conditions and its cache key again
+on every page (issue 9: several hundred microseconds of Python per statement, in the page's worker
+thread, holding the interpreter lock the event loop needs). Memories come back as the session's
+objects (load_memories), since the page edits and deletes through them; counts and dates as values.
 """
 
 from __future__ import annotations
@@ -12,17 +21,34 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from functools import lru_cache
+from typing import Any, Literal, cast
 
-from sqlalchemy import ColumnElement, Select, and_, case, func, literal, or_, select, tuple_, union_all
+from sqlalchemy import (
+    ColumnElement,
+    Integer,
+    Select,
+    String,
+    Table,
+    and_,
+    bindparam,
+    case,
+    func,
+    or_,
+    select,
+    tuple_,
+    union_all,
+)
 from sqlalchemy.orm import Session
 
-import domain.visibility  # noqa: F401  registers the active-only filter these queries rely on
-from domain.actors import require_login
+from domain.actors import require_athlete, require_login
+from domain.coach_reads import CHUNK, Usage
 from domain.enums import CONFIDENCE_RANK, MemoryConfidence, MemorySource, MemoryType
 from domain.errors import InvalidInput, NotFound
-from domain.models import Memory, SourceText, User
-from domain.search import text_match
+from domain.memory_rows import RowReader, load_memories, reading
+from domain.models import CoachRead, CoachReadMemory, Memory, SourceText, User
+from domain.search import MatchForm, match_condition, match_values, text_match
+from domain.visibility import VISIBLE  # also registers the active-only filter the ORM queries here rely on
 
 MAX_PAGE = 200
 SortKey = Literal["updated", "created", "alpha", "seen", "confidence"]
@@ -144,35 +170,54 @@ def memory_view(
 ) -> MemoryView:
     """Two statements: one grouped count (from the index on athlete, status, type) and one page."""
     owner_id = owner_scope(actor, athlete_id)
-    shared = _conditions(session, _of_types(query, ()), owner_id)
-    counted = select(Memory.type, func.count()).where(*shared).group_by(Memory.type)
-    counts: dict[MemoryType, int] = {MemoryType(row[0]): row[1] for row in session.execute(counted)}
+    shape, values = _shape(session, query, owner_id)
+    counts = _counts(session, replace_types(shape, 0), values)
     total = sum(n for t, n in counts.items() if not query.types or t in query.types)
     items: list[Memory] = []
     if total:
-        stmt = _filtered(session, query, owner_id).order_by(*_order(query.sort)).limit(_limit(query.limit))
-        items = list(session.scalars(stmt))
+        items = load_memories(session, _page(shape, after=False), {**values, "b_limit": _limit(query.limit)})
     return MemoryView(items=items, total=total, counts=counts)
+
+
+def counts_by_type(session: Session, actor: User | None, *, athlete_id: int | None = None) -> dict[MemoryType, int]:
+    """How many active memories the athlete has of each type (every type, 0 where none)."""
+    owner_id = owner_scope(actor, athlete_id)
+    counts = dict.fromkeys(MemoryType, 0)
+    counts.update(_counts(session, _ALL, {"b_athlete_id": owner_id, "b_status": VISIBLE}))
+    return counts
 
 
 def source_dates(session: Session, actor: User | None, memories: list[Memory]) -> dict[int, datetime]:
     """When each memory's source text (its activity note or message) arrived, by memory id; one
     statement on the (athlete, kind, reference) key. Memories without a stored source are left out."""
-    references = {m.source_reference for m in memories if m.source_reference}
+    references = list({m.source_reference: None for m in memories if m.source_reference})
     if not references:
         return {}
-    owners = {owner_scope(actor, m.athlete_id) for m in memories}
-    rows = session.execute(
-        select(SourceText.athlete_id, SourceText.reference, SourceText.received_at).where(
-            SourceText.athlete_id.in_(owners), SourceText.reference.in_(references)
-        )
-    )
+    owners = list({owner_scope(actor, m.athlete_id): None for m in memories})
+    values: dict[str, Any] = {f"b_owner_{n}": owner for n, owner in enumerate(owners)}
+    values.update({f"b_reference_{n}": reference for n, reference in enumerate(references)})
+    rows = _source_dates(len(owners), len(references)).tuples(reading(session), values)
     received = {(athlete, reference): at for athlete, reference, at in rows}
     return {
         m.id: received[(m.athlete_id, m.source_reference)]
         for m in memories
         if m.source_reference and (m.athlete_id, m.source_reference) in received
     }
+
+
+def usage_counts(session: Session, actor: User | None, memory_ids: list[int]) -> dict[int, Usage]:
+    """How often the coach was served each of my memories, and when last; absent ids were never
+    served. The statement of domain.coach_reads.usage_counts, built once per number of ids."""
+    athlete = require_athlete(actor)
+    usage: dict[int, Usage] = {}
+    wanted = sorted(set(memory_ids))
+    for start in range(0, len(wanted), CHUNK):
+        chunk = wanted[start : start + CHUNK]
+        values: dict[str, Any] = {f"b_memory_{n}": memory_id for n, memory_id in enumerate(chunk)}
+        values["b_athlete_id"] = athlete.id
+        for memory_id, count, last_at in _usage(len(chunk)).tuples(reading(session), values):
+            usage[memory_id] = Usage(count=count, last_at=last_at)
+    return usage
 
 
 def list_more(
@@ -185,8 +230,9 @@ def list_more(
 ) -> list[Memory]:
     """The next `query.limit` memories after `after`, in the query's order (no count, no OFFSET)."""
     owner_id = owner_scope(actor, athlete_id)
-    stmt = _filtered(session, query, owner_id).where(_after(query.sort, after))
-    return list(session.scalars(stmt.order_by(*_order(query.sort)).limit(_limit(query.limit))))
+    shape, values = _shape(session, query, owner_id)
+    values.update(_after_values(query.sort, after))
+    return load_memories(session, _page(shape, after=True), {**values, "b_limit": _limit(query.limit)})
 
 
 def _of_types(query: MemoryQuery, types: Any) -> MemoryQuery:
@@ -234,41 +280,157 @@ def _order(sort: SortKey) -> list[ColumnElement[Any]]:
     return [Memory.updated_at.desc(), Memory.id.desc()]
 
 
-def _after(sort: SortKey, cursor: MemoryCursor) -> ColumnElement[bool]:
+# ---- the statements of the Context page's reads, built once per shape ----
+
+_MEMORIES = cast(Table, Memory.__table__)
+MatchShape = MatchForm | Literal[""]
+
+
+@dataclass(frozen=True)
+class ListShape:
+    """What a list statement's SQL depends on: how many values each filter has, the search's form
+    ("" when there is no search), and the sort."""
+
+    types: int
+    sources: int
+    confidences: int
+    search: MatchShape
+    sort: SortKey
+
+
+_ALL = ListShape(0, 0, 0, "", "updated")
+
+
+def replace_types(shape: ListShape, types: int) -> ListShape:
+    return ListShape(types, shape.sources, shape.confidences, shape.search, shape.sort)
+
+
+def _shape(session: Session, query: MemoryQuery, owner_id: int) -> tuple[ListShape, dict[str, Any]]:
+    """The statement shape of `query` and its values, as `_conditions` would have them."""
+    values: dict[str, Any] = {"b_athlete_id": owner_id, "b_status": VISIBLE}
+    for prefix, chosen in (("b_type", query.types), ("b_source", query.sources), ("b_confidence", query.confidences)):
+        values.update({f"{prefix}_{n}": value for n, value in enumerate(chosen)})
+    search: MatchShape = ""
+    if query.text.strip():
+        search, matched = match_values(session, query.text, owner_id)
+        values.update(matched)
+    shape = ListShape(len(query.types), len(query.sources), len(query.confidences), search, query.sort)
+    return shape, values
+
+
+def _one_of(column: Any, prefix: str, count: int, *, equal_for_one: bool = False) -> list[ColumnElement[bool]]:
+    """`column` equal to one of `count` bound values, as `_conditions` writes it (types: `==` for one)."""
+    if not count:
+        return []
+    binds = [bindparam(f"{prefix}_{n}", type_=column.type) for n in range(count)]
+    return [column == binds[0]] if count == 1 and equal_for_one else [column.in_(binds)]
+
+
+def _where(shape: ListShape, *, after: bool) -> list[ColumnElement[bool]]:
+    """`_conditions` as bind parameters (and `_after`), then the soft-delete filter where the ORM's
+    option puts it (last)."""
+    conditions: list[ColumnElement[bool]] = [Memory.athlete_id == bindparam("b_athlete_id", type_=Integer)]
+    conditions += _one_of(Memory.type, "b_type", shape.types, equal_for_one=True)
+    conditions += _one_of(Memory.source, "b_source", shape.sources)
+    conditions += _one_of(Memory.confidence, "b_confidence", shape.confidences)
+    if shape.search:
+        conditions.append(match_condition(shape.search))
+    if after:
+        conditions.append(_after(shape.sort))
+    conditions.append(Memory.status == bindparam("b_status", type_=Memory.status.type))
+    return conditions
+
+
+@lru_cache(maxsize=256)
+def _counts_reader(shape: ListShape) -> RowReader:
+    return RowReader(select(Memory.type, func.count()).where(*_where(shape, after=False)).group_by(Memory.type))
+
+
+def _counts(session: Session, shape: ListShape, values: dict[str, Any]) -> dict[MemoryType, int]:
+    rows = _counts_reader(shape).tuples(reading(session), values)
+    return {MemoryType(memory_type): count for memory_type, count in rows}
+
+
+@lru_cache(maxsize=256)
+def _page(shape: ListShape, *, after: bool) -> RowReader:
+    """A page of whole memory rows (b_limit of them), in the sort's order."""
+    stmt = select(_MEMORIES).where(*_where(shape, after=after)).order_by(*_order(shape.sort))
+    return RowReader(stmt.limit(bindparam("b_limit", type_=Integer)))
+
+
+def _after(sort: SortKey) -> ColumnElement[bool]:
+    """Where the page after a cursor starts, in the sort's order (keyset); the cursor's values are
+    bind parameters (`_after_values`)."""
+    updated = bindparam("b_after_updated_at", type_=Memory.updated_at.type)
+    memory_id = bindparam("b_after_id", type_=Integer)
     if sort == "updated":
         # A row comparison: both databases walk the (..., updated_at, id) index from the cursor.
-        return tuple_(Memory.updated_at, Memory.id) < (cursor.updated_at, cursor.id)  # typed as the columns
+        return tuple_(Memory.updated_at, Memory.id) < tuple_(updated, memory_id)
     if sort == "created":
-        created = cursor.created_at or cursor.updated_at
-        return or_(Memory.created_at < created, and_(Memory.created_at == created, Memory.id < cursor.id))
+        created = bindparam("b_after_created_at", type_=Memory.created_at.type)
+        return or_(Memory.created_at < created, and_(Memory.created_at == created, Memory.id < memory_id))
     if sort == "alpha":
-        folded, after = func.lower(Memory.content), func.lower(literal(cursor.content))  # folded as the order is
-        return or_(folded > after, and_(folded == after, Memory.id > cursor.id))
+        folded, content = func.lower(Memory.content), func.lower(bindparam("b_after_content", type_=String))
+        return or_(folded > content, and_(folded == content, Memory.id > memory_id))
+    occurrences = bindparam("b_after_occurrences", type_=Integer)
     if sort == "seen":
         return or_(
-            Memory.occurrences < cursor.occurrences,
+            Memory.occurrences < occurrences,
             and_(
-                Memory.occurrences == cursor.occurrences,
-                or_(
-                    Memory.updated_at < cursor.updated_at,
-                    and_(Memory.updated_at == cursor.updated_at, Memory.id < cursor.id),
-                ),
+                Memory.occurrences == occurrences,
+                or_(Memory.updated_at < updated, and_(Memory.updated_at == updated, Memory.id < memory_id)),
             ),
         )
-    rank = CONFIDENCE_RANK.get(cursor.confidence, 0)
+    rank = bindparam("b_after_rank", type_=Integer)
     return or_(
         _rank() < rank,
         and_(
             _rank() == rank,
             or_(
-                Memory.occurrences < cursor.occurrences,
+                Memory.occurrences < occurrences,
                 and_(
-                    Memory.occurrences == cursor.occurrences,
-                    or_(
-                        Memory.updated_at < cursor.updated_at,
-                        and_(Memory.updated_at == cursor.updated_at, Memory.id > cursor.id),
-                    ),
+                    Memory.occurrences == occurrences,
+                    or_(Memory.updated_at < updated, and_(Memory.updated_at == updated, Memory.id > memory_id)),
                 ),
             ),
         ),
+    )
+
+
+def _after_values(sort: SortKey, cursor: MemoryCursor) -> dict[str, Any]:
+    values: dict[str, Any] = {"b_after_id": cursor.id}
+    if sort == "created":
+        values["b_after_created_at"] = cursor.created_at or cursor.updated_at
+    elif sort == "alpha":
+        values["b_after_content"] = cursor.content
+    else:
+        values["b_after_updated_at"] = cursor.updated_at
+        if sort != "updated":
+            values["b_after_occurrences"] = cursor.occurrences
+        if sort == "confidence":
+            values["b_after_rank"] = CONFIDENCE_RANK.get(cursor.confidence, 0)
+    return values
+
+
+@lru_cache(maxsize=64)
+def _source_dates(owners: int, references: int) -> RowReader:
+    columns = SourceText.athlete_id, SourceText.reference, SourceText.received_at
+    return RowReader(
+        select(*columns).where(
+            SourceText.athlete_id.in_([bindparam(f"b_owner_{n}", type_=Integer) for n in range(owners)]),
+            SourceText.reference.in_([bindparam(f"b_reference_{n}", type_=String) for n in range(references)]),
+        )
+    )
+
+
+@lru_cache(maxsize=64)
+def _usage(memories: int) -> RowReader:
+    return RowReader(
+        select(CoachReadMemory.memory_id, func.count(), func.max(CoachRead.at))
+        .join(CoachRead, CoachRead.id == CoachReadMemory.read_id)
+        .where(
+            CoachReadMemory.memory_id.in_([bindparam(f"b_memory_{n}", type_=Integer) for n in range(memories)]),
+            CoachRead.athlete_id == bindparam("b_athlete_id", type_=Integer),
+        )
+        .group_by(CoachReadMemory.memory_id)
     )

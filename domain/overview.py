@@ -7,15 +7,17 @@ from datetime import date, datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import BindParameter, Select, and_, bindparam, case, func, select
+from sqlalchemy import BindParameter, Integer, and_, bindparam, case, func, select
 from sqlalchemy.orm import Session
 
 from domain import proposals
 from domain.actors import require_athlete
 from domain.enums import MemoryStatus, MemoryType
-from domain.memories import count_by_type
+from domain.memory_lists import counts_by_type
+from domain.memory_rows import RowReader, reading
 from domain.models import Memory, User
 from domain.types import utcnow
+from domain.visibility import VISIBLE
 
 DEFAULT_WEEKS = 12
 MAX_WEEKS = 104
@@ -50,16 +52,17 @@ def learned_per_week(
     first = week_start(now or utcnow()) - timedelta(weeks=weeks - 1)
     starts = [first + timedelta(weeks=i) for i in range(weeks)]
     bounds = [datetime(day.year, day.month, day.day, tzinfo=zone) for day in starts]
-    params = {"athlete_id": user.id, **{f"start_{n}": start for n, start in enumerate(bounds)}}
-    row = session.execute(_per_week_counts(weeks), params).one()
+    params = {"athlete_id": user.id, "b_status": VISIBLE, **{f"start_{n}": start for n, start in enumerate(bounds)}}
+    (row,) = _per_week_counts(weeks).tuples(reading(session), params)
     return [WeekCount(week, int(count or 0)) for week, count in zip(starts, row, strict=True)]
 
 
 @lru_cache(maxsize=8)
-def _per_week_counts(weeks: int) -> Select[Any]:
-    """Built once per number of weeks, with the week starts as parameters, so a page load does not
-    build a dozen CASE expressions again (SQLAlchemy then reuses its compiled form too). The last
-    week is open-ended."""
+def _per_week_counts(weeks: int) -> RowReader:
+    """Built and compiled once per number of weeks, with the week starts as parameters, so a page
+    load does not build a dozen CASE expressions again (memory_rows.RowReader). The last week is
+    open-ended. The soft-delete filter is written out again at the end, as the ORM's option added it
+    to this statement before (the same SQL)."""
     created = Memory.created_at
     starts = [bindparam(f"start_{n}", type_=created.type) for n in range(weeks)]
     ends: list[BindParameter[Any] | None] = [*starts[1:], None]
@@ -67,8 +70,13 @@ def _per_week_counts(weeks: int) -> Select[Any]:
         func.sum(case((created >= start if end is None else and_(created >= start, created < end), 1), else_=0))
         for start, end in zip(starts, ends, strict=True)
     ]
-    return select(*per_week).where(
-        Memory.athlete_id == bindparam("athlete_id"), Memory.status == MemoryStatus.ACTIVE, created >= starts[0]
+    return RowReader(
+        select(*per_week).where(
+            Memory.athlete_id == bindparam("athlete_id", type_=Integer),
+            Memory.status == MemoryStatus.ACTIVE,
+            created >= starts[0],
+            Memory.status == bindparam("b_status", type_=Memory.status.type),
+        )
     )
 
 
@@ -81,7 +89,7 @@ def overview(
 ) -> Overview:
     user = require_athlete(actor)
     return Overview(
-        counts=count_by_type(session, user),
+        counts=counts_by_type(session, user),
         pending=proposals.count_pending(session, user, max_age=proposal_max_age),
         learned_per_week=learned_per_week(session, user, weeks=weeks),
     )

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
-from sqlalchemy import ColumnElement, bindparam, func, select
+from sqlalchemy import ColumnElement, Integer, bindparam, func, select
 from sqlalchemy.orm import Session
 
 from domain import audit, confidence
@@ -16,6 +16,7 @@ from domain.dedup import ConfirmPreview, Wanted, candidates, preview_one
 from domain.enums import AuditAction, AuditTarget, MemoryConfidence, MemoryStatus, MemoryType, ProposalStatus
 from domain.errors import InvalidInput, NotFound, PermissionDenied
 from domain.import_marks import apply_import_marks, is_imported
+from domain.memory_rows import RowReader, reading
 from domain.memory_writes import (
     change_memory,
     change_proposal_row,
@@ -93,10 +94,24 @@ def _pending_filter(athlete_id: int, max_age: timedelta) -> list[ColumnElement[b
     ]
 
 
+_COUNT_PENDING = RowReader(
+    select(func.count())
+    .select_from(Proposal)
+    .where(
+        Proposal.athlete_id == bindparam("b_athlete_id", type_=Integer),
+        Proposal.status == bindparam("b_status", type_=Proposal.status.type),
+        Proposal.created_at >= bindparam("b_since", type_=Proposal.created_at.type),
+    )
+)
+
+
 def count_pending(session: Session, actor: User | None, *, max_age: timedelta = DEFAULT_MAX_AGE) -> int:
+    """`_pending_filter`'s count, by a statement built once (memory_rows.RowReader: the Context
+    page reads it on every open)."""
     user = require_athlete(actor)
-    stmt = select(func.count()).select_from(Proposal).where(*_pending_filter(user.id, max_age))
-    return session.scalar(stmt) or 0
+    values = {"b_athlete_id": user.id, "b_status": ProposalStatus.PENDING, "b_since": utcnow() - max_age}
+    ((count,),) = _COUNT_PENDING.tuples(reading(session), values)
+    return int(count or 0)
 
 
 def list_pending(

@@ -15,17 +15,35 @@ SQLite computes the marked words in `mr_owned_tokens`, registered on every conne
 persistence/engine.py and called by the index's triggers; PostgreSQL in the immutable SQL
 functions `mr_owned_tsvector` and `mr_owned_tsquery` that migration 0007 creates, whose mark is
 the id in ten consonants. Nothing searches the whole table unmarked.
+
+Statements built once (the Context page's list, domain/memory_lists.py) take a search as a form
+and its values (`match_values`), and the condition of each form with its words as bind
+parameters (`match_condition`): the same SQL as `text_match` gives, not built again per search.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from functools import cache
+from typing import Any, Literal
 
-from sqlalchemy import ARRAY, ColumnElement, Select, Text, bindparam, func, literal_column, select, text
+from sqlalchemy import (
+    ARRAY,
+    ColumnElement,
+    Integer,
+    Select,
+    String,
+    Text,
+    bindparam,
+    func,
+    literal_column,
+    select,
+    text,
+)
 from sqlalchemy.orm import Session
 
+from domain.memory_rows import RowReader, reading
 from domain.models import Memory
 
 MAX_TERMS = 10
@@ -67,17 +85,38 @@ def deleted_text_match(session: Session, user_text: str) -> ColumnElement[bool]:
     return _marked_match(session, user_text, DELETED, by_frequency=False)  # its list is ordered by when deleted
 
 
+def _fts_query(mark_id: int, terms: list[str]) -> str:
+    mark = owner_mark(mark_id)
+    return "owned : " + " ".join(f'"{mark}{term}"*' for term in terms)
+
+
+def _matching(name: str, **bind: Any) -> Select[Any]:
+    """The ids of the index's matches; the query is the bind parameter `name` (made with `bind`)."""
+    match = text(f"memories_fts MATCH :{name}").bindparams(bindparam(name, **bind))
+    return select(literal_column("rowid")).select_from(text("memories_fts")).where(match)
+
+
+def _bounded(matching: Select[Any]) -> Select[Any]:
+    return select(func.count()).select_from(matching.limit(COMMON_MATCHES + 1).subquery())
+
+
+def _is_common(session: Session, fts_query: str, count: Any) -> bool:
+    """Whether more than COMMON_MATCHES memories match `fts_query` (counted by `count()` in the
+    index alone, once per session: a page's count and rows ask alike)."""
+    known: dict[str, bool] = session.info.setdefault("common_search_words", {})
+    if fts_query not in known:
+        known[fts_query] = (count() or 0) > COMMON_MATCHES
+    return known[fts_query]
+
+
 def _by_frequency(session: Session, matching: Select[Any], fts_query: str) -> ColumnElement[int]:
     """The memory id as SQLite's planner should use it, by how many memories match (counted in
     the index alone, up to COMMON_MATCHES + 1). Few: read each match by its id. Many: `id + 0`,
     which no index holds, so the planner reads the athlete's rows in the index of the list's order
     and keeps the matches, stopping when a page is full, instead of reading every match by id and
     sorting them all (a word in 6,281 of 17,797 memories: a page 11 -> 1.2 ms, its count 7.8 -> 4.2 ms)."""
-    known: dict[str, bool] = session.info.setdefault("common_search_words", {})  # a page's count and rows ask once
-    if fts_query not in known:
-        bounded = select(func.count()).select_from(matching.limit(COMMON_MATCHES + 1).subquery())
-        known[fts_query] = (session.scalar(bounded) or 0) > COMMON_MATCHES
-    return Memory.id + 0 if known[fts_query] else Memory.id.expression
+    common = _is_common(session, fts_query, lambda: session.scalar(_bounded(matching)))
+    return Memory.id + 0 if common else Memory.id.expression
 
 
 def _marked_match(session: Session, user_text: str, mark_id: int, *, by_frequency: bool) -> ColumnElement[bool]:
@@ -85,16 +124,47 @@ def _marked_match(session: Session, user_text: str, mark_id: int, *, by_frequenc
     if not terms:
         return literal_column("1") == literal_column("1")
     if session.get_bind().dialect.name == "sqlite":
-        mark = owner_mark(mark_id)
-        fts_query = "owned : " + " ".join(f'"{mark}{term}"*' for term in terms)
-        matching: Select[Any] = (
-            select(literal_column("rowid"))
-            .select_from(text("memories_fts"))
-            .where(text("memories_fts MATCH :fts_query").bindparams(bindparam("fts_query", fts_query, unique=True)))
-        )
+        fts_query = _fts_query(mark_id, terms)
+        matching = _matching("fts_query", value=fts_query, unique=True)
         key = _by_frequency(session, matching, fts_query) if by_frequency else Memory.id.expression
         return key.in_(matching)
     # The same expression as the index ix_memories_owned_tsv, so the planner can use it.
     owned = func.mr_owned_tsvector(Memory.athlete_id, Memory.status, Memory.content, Memory.tags)
     wanted = func.mr_owned_tsquery(mark_id, bindparam("search_words", terms, type_=ARRAY(Text), unique=True))
     return owned.bool_op("@@")(wanted)
+
+
+# ---- the same condition in statements built once: a form, and its values as bind parameters ----
+
+MatchForm = Literal["any", "fts", "fts_common", "tsvector"]
+"""any: no words (every memory matches); fts: SQLite, few matches (read by id); fts_common: SQLite,
+many matches (`id + 0`, see _by_frequency); tsvector: PostgreSQL."""
+
+_BOUNDED = RowReader(_bounded(_matching("b_fts_query", type_=String)))
+
+
+def match_values(session: Session, user_text: str, athlete_id: int) -> tuple[MatchForm, dict[str, Any]]:
+    """What `text_match(session, user_text, athlete_id)` is, as `match_condition(form)` and its values."""
+    terms = search_terms(user_text)
+    if not terms:
+        return "any", {}
+    if session.get_bind().dialect.name == "sqlite":
+        fts_query = _fts_query(athlete_id, terms)
+        values = {"b_fts_query": fts_query}
+        common = _is_common(session, fts_query, lambda: _BOUNDED.tuples(reading(session), values)[0][0])
+        return "fts_common" if common else "fts", values
+    return "tsvector", {"b_mark_id": athlete_id, "b_search_words": terms}
+
+
+@cache
+def match_condition(form: MatchForm) -> ColumnElement[bool]:
+    """The condition of `match_values`' form, the same SQL as `text_match`'s; its values are bound
+    at each run (b_fts_query on SQLite; b_mark_id and b_search_words on PostgreSQL)."""
+    if form == "any":
+        return literal_column("1") == literal_column("1")
+    if form in ("fts", "fts_common"):
+        key = Memory.id + 0 if form == "fts_common" else Memory.id.expression
+        return key.in_(_matching("b_fts_query", type_=String))
+    owned = func.mr_owned_tsvector(Memory.athlete_id, Memory.status, Memory.content, Memory.tags)
+    words = bindparam("b_search_words", type_=ARRAY(Text))
+    return owned.bool_op("@@")(func.mr_owned_tsquery(bindparam("b_mark_id", type_=Integer), words))

@@ -17,9 +17,16 @@ from typing import TypeVar
 from nicegui import ui
 from sqlalchemy.orm import Session
 
-from domain.coach_reads import usage_counts
 from domain.enums import MemoryType
-from domain.memory_lists import MemoryCursor, MemoryQuery, MemoryView, list_more, memory_view, source_dates
+from domain.memory_lists import (
+    MemoryCursor,
+    MemoryQuery,
+    MemoryView,
+    list_more,
+    memory_view,
+    source_dates,
+    usage_counts,
+)
 from domain.models import Memory, User
 from ui.components.busy import busy
 from ui.components.filters import FilterBar, MemoryFilters

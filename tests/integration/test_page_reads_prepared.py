@@ -1,0 +1,422 @@
+"""The Context page's reads run statements built once (domain/memory_lists.py, domain/overview.py,
+domain/proposals.py, domain/search.py, issue 9). Each gives exactly what the ORM query it replaced
+gave (written out here as it was), for an athlete with memories of every type, source,
+confidence and state (deleted, archived, hidden from the coach), ties in every sort, another
+athlete's rows beside them, pages of every size and their edges, and searches: words, prefixes,
+no match, no words, another athlete's or a deleted memory's word, and (on SQLite) a word common
+enough to be read the other way."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+from typing import Any
+
+import pytest
+from sqlalchemy import ColumnElement, Engine, and_, case, func, literal, or_, select, tuple_
+from sqlalchemy.orm import Session
+
+from domain import memories, proposals
+from domain.actors import SYSTEM
+from domain.api_tokens import Caller, create_token
+from domain.coach_context import set_hidden
+from domain.coach_reads import record_read
+from domain.coach_reads import usage_counts as coach_usage_counts
+from domain.enums import (
+    CONFIDENCE_RANK,
+    ApiScope,
+    MemoryConfidence,
+    MemorySource,
+    MemoryStatus,
+    MemoryType,
+    ProposalStatus,
+    SourceKind,
+)
+from domain.memory_lists import (
+    MemoryCursor,
+    MemoryQuery,
+    SortKey,
+    counts_by_type,
+    list_more,
+    memory_view,
+    source_dates,
+    usage_counts,
+)
+from domain.memory_writes import insert_memory
+from domain.models import Memory, Proposal, SourceText, User
+from domain.overview import learned_per_week, week_start
+from domain.search import COMMON_MATCHES, text_match
+from domain.types import utcnow
+from persistence.uow import unit_of_work
+from tests.factories import make_memory
+
+SORTS: tuple[SortKey, ...] = ("updated", "created", "alpha", "seen", "confidence")
+TYPES, SOURCES, CONFIDENCES = list(MemoryType), list(MemorySource), list(MemoryConfidence)
+SEARCHES = ("knee", "KNEE pain", "kne", "calf knee", "zzqx", "!!", "marathon", "surgery", "Müdigkeit")
+FILTERS = (
+    {},
+    {"types": frozenset([MemoryType.INJURY_HISTORY])},
+    {"types": frozenset([MemoryType.PREFERENCE, MemoryType.CONTEXT])},
+    {"sources": frozenset([MemorySource.MANUAL])},
+    {"sources": frozenset([MemorySource.ACTIVITY_NOTE, MemorySource.USER_MESSAGE])},
+    {"confidences": frozenset([MemoryConfidence.HIGH])},
+    {
+        "types": frozenset([MemoryType.INJURY_HISTORY, MemoryType.TRAINING_RESPONSE]),
+        "sources": frozenset([MemorySource.ACTIVITY_NOTE]),
+        "confidences": frozenset([MemoryConfidence.LOW, MemoryConfidence.MEDIUM]),
+    },
+)
+COLUMNS = [column.key for column in Memory.__table__.columns]
+WORDS = ("Knee pain after long runs", "calf tightness", "knee AND Calf", "Prefers morning runs", "Müdigkeit nach")
+
+
+# ---- the queries as they were (the ORM, its soft-delete filter, a statement built per call) ----
+
+
+def old_conditions(session: Session, query: MemoryQuery, owner_id: int) -> list[ColumnElement[bool]]:
+    conditions = [Memory.athlete_id == owner_id]
+    if len(query.types) == 1:
+        conditions.append(Memory.type == next(iter(query.types)))
+    elif query.types:
+        conditions.append(Memory.type.in_(query.types))
+    if query.sources:
+        conditions.append(Memory.source.in_(query.sources))
+    if query.confidences:
+        conditions.append(Memory.confidence.in_(query.confidences))
+    if query.text.strip():
+        conditions.append(text_match(session, query.text, owner_id))
+    return conditions
+
+
+def old_rank() -> ColumnElement[int]:
+    return case(CONFIDENCE_RANK, value=Memory.confidence, else_=0)
+
+
+def old_order(sort: SortKey) -> list[ColumnElement[Any]]:
+    if sort == "confidence":
+        return [old_rank().desc(), Memory.occurrences.desc(), Memory.updated_at.desc(), Memory.id.asc()]
+    if sort == "created":
+        return [Memory.created_at.desc(), Memory.id.desc()]
+    if sort == "alpha":
+        return [func.lower(Memory.content).asc(), Memory.id.asc()]
+    if sort == "seen":
+        return [Memory.occurrences.desc(), Memory.updated_at.desc(), Memory.id.desc()]
+    return [Memory.updated_at.desc(), Memory.id.desc()]
+
+
+def old_after(sort: SortKey, cursor: MemoryCursor) -> ColumnElement[bool]:
+    if sort == "updated":
+        return tuple_(Memory.updated_at, Memory.id) < (cursor.updated_at, cursor.id)
+    if sort == "created":
+        created = cursor.created_at or cursor.updated_at
+        return or_(Memory.created_at < created, and_(Memory.created_at == created, Memory.id < cursor.id))
+    if sort == "alpha":
+        folded, after = func.lower(Memory.content), func.lower(literal(cursor.content))
+        return or_(folded > after, and_(folded == after, Memory.id > cursor.id))
+    if sort == "seen":
+        return or_(
+            Memory.occurrences < cursor.occurrences,
+            and_(
+                Memory.occurrences == cursor.occurrences,
+                or_(
+                    Memory.updated_at < cursor.updated_at,
+                    and_(Memory.updated_at == cursor.updated_at, Memory.id < cursor.id),
+                ),
+            ),
+        )
+    rank = CONFIDENCE_RANK.get(cursor.confidence, 0)
+    return or_(
+        old_rank() < rank,
+        and_(
+            old_rank() == rank,
+            or_(
+                Memory.occurrences < cursor.occurrences,
+                and_(
+                    Memory.occurrences == cursor.occurrences,
+                    or_(
+                        Memory.updated_at < cursor.updated_at,
+                        and_(Memory.updated_at == cursor.updated_at, Memory.id > cursor.id),
+                    ),
+                ),
+            ),
+        ),
+    )
+
+
+def old_view(session: Session, user: User, query: MemoryQuery) -> tuple[list[Memory], int, dict[MemoryType, int]]:
+    every_type = MemoryQuery(sources=query.sources, confidences=query.confidences, text=query.text, sort=query.sort)
+    counted = (
+        select(Memory.type, func.count()).where(*old_conditions(session, every_type, user.id)).group_by(Memory.type)
+    )
+    counts = {MemoryType(row[0]): row[1] for row in session.execute(counted)}
+    total = sum(n for t, n in counts.items() if not query.types or t in query.types)
+    items: list[Memory] = []
+    if total:
+        stmt = select(Memory).where(*old_conditions(session, query, user.id)).order_by(*old_order(query.sort))
+        items = list(session.scalars(stmt.limit(max(1, min(query.limit, 200)))))
+    return items, total, counts
+
+
+def old_more(session: Session, user: User, query: MemoryQuery, after: MemoryCursor) -> list[Memory]:
+    stmt = select(Memory).where(*old_conditions(session, query, user.id)).where(old_after(query.sort, after))
+    return list(session.scalars(stmt.order_by(*old_order(query.sort)).limit(max(1, min(query.limit, 200)))))
+
+
+def old_counts_by_type(session: Session, user: User) -> dict[MemoryType, int]:
+    rows = session.execute(select(Memory.type, func.count()).where(Memory.athlete_id == user.id).group_by(Memory.type))
+    counts = {memory_type: 0 for memory_type in MemoryType}
+    counts.update({row[0]: row[1] for row in rows})
+    return counts
+
+
+def old_count_pending(session: Session, user: User, max_age: timedelta) -> int:
+    since = utcnow() - max_age
+    stmt = (
+        select(func.count())
+        .select_from(Proposal)
+        .where(Proposal.athlete_id == user.id, Proposal.status == ProposalStatus.PENDING, Proposal.created_at >= since)
+    )
+    return session.scalar(stmt) or 0
+
+
+def old_learned_per_week(session: Session, user: User, weeks: int, now: datetime) -> list[tuple[Any, int]]:
+    first = week_start(now) - timedelta(weeks=weeks - 1)
+    starts = [first + timedelta(weeks=i) for i in range(weeks)]
+    bounds = [datetime(day.year, day.month, day.day, tzinfo=now.tzinfo) for day in starts]
+    ends: list[datetime | None] = [*bounds[1:], None]
+    created = Memory.created_at
+    per_week = [
+        func.sum(case((created >= start if end is None else and_(created >= start, created < end), 1), else_=0))
+        for start, end in zip(bounds, ends, strict=True)
+    ]
+    stmt = select(*per_week).where(
+        Memory.athlete_id == user.id, Memory.status == MemoryStatus.ACTIVE, created >= bounds[0]
+    )
+    row = session.execute(stmt).one()
+    return [(week, int(count or 0)) for week, count in zip(starts, row, strict=True)]
+
+
+def old_source_dates(session: Session, items: list[Memory]) -> dict[int, datetime]:
+    references = {m.source_reference for m in items if m.source_reference}
+    if not references:
+        return {}
+    owners = {m.athlete_id for m in items}
+    rows = session.execute(
+        select(SourceText.athlete_id, SourceText.reference, SourceText.received_at).where(
+            SourceText.athlete_id.in_(owners), SourceText.reference.in_(references)
+        )
+    )
+    received = {(athlete, reference): at for athlete, reference, at in rows}
+    return {
+        m.id: received[(m.athlete_id, m.source_reference)]
+        for m in items
+        if m.source_reference and (m.athlete_id, m.source_reference) in received
+    }
+
+
+# ---- the data ----
+
+
+def values_of(items: list[Memory]) -> list[dict[str, Any]]:
+    return [{key: getattr(m, key) for key in COLUMNS} for m in items]
+
+
+def new_memory(owner: User, index: int, at: datetime, **fields: Any) -> Memory:
+    values: dict[str, Any] = {
+        "athlete_id": owner.id,
+        "type": TYPES[index % len(TYPES)],
+        "content": f"{WORDS[index % len(WORDS)]} {index // 3}",  # ties in the alphabetical sort too
+        "source": SOURCES[index % len(SOURCES)],
+        "source_reference": f"note-{index % 7}" if index % 3 else None,
+        "confidence": CONFIDENCES[index % len(CONFIDENCES)],
+        "occurrences": 1 + index % 4,
+        "tags": ["body:knee"] if index % 2 else [],
+        "status": MemoryStatus.ACTIVE,
+        "created_at": at - timedelta(days=index * 3, minutes=index % 5),
+        "updated_at": at - timedelta(minutes=index // 4),  # four at a time share an update time
+    }
+    values.update(fields)
+    return Memory(**values)
+
+
+@pytest.fixture
+def stored(engine: Engine, athlete: User, other_athlete: User) -> Iterator[User]:
+    """60 memories of the athlete in every type, source and confidence, with ties in every sort;
+    some hidden from the coach, some deleted, some archived; the other athlete's memories with the
+    same words and references; source texts, coach reads and proposals of both."""
+    now = utcnow()
+    with unit_of_work(engine) as session:
+        mine = [insert_memory(session, SYSTEM, new_memory(athlete, n, now)) for n in range(60)]
+        for n in range(8):
+            insert_memory(session, SYSTEM, new_memory(other_athlete, n, now))
+        for n, status in enumerate([MemoryStatus.ARCHIVED, MemoryStatus.ARCHIVED]):
+            insert_memory(session, SYSTEM, new_memory(athlete, 60 + n, now, status=status, archived_at=now))
+        for owner in (athlete, other_athlete):
+            for n in range(5):  # note-5 and note-6 are nobody's: those memories show no date
+                kind = SourceKind.ACTIVITY_NOTE if n % 2 else SourceKind.USER_MESSAGE
+                session.add(
+                    SourceText(
+                        athlete_id=owner.id,
+                        kind=kind,
+                        reference=f"note-{n}",
+                        text=f"note {n}",
+                        received_at=now - timedelta(days=n, hours=owner.id),
+                    )
+                )
+        token = create_token(session, SYSTEM, name="coach", scopes=["read"]).token
+        caller = Caller(token.id, token.name, frozenset([ApiScope.READ]))
+        served = [m.id for m in mine[:12]]
+        for n in range(4):
+            at = now - timedelta(hours=n)
+            record_read(session, caller, athlete_id=athlete.id, kind="context", memory_ids=served[n:], at=at)
+        # another athlete's read that names the athlete's memories counts for neither
+        record_read(session, caller, athlete_id=other_athlete.id, kind="context", memory_ids=served[:3], at=now)
+        for owner, n, status, age in itertools.product(
+            (athlete, other_athlete),
+            range(3),
+            (ProposalStatus.PENDING, ProposalStatus.REJECTED),
+            (timedelta(days=1), timedelta(days=45)),
+        ):
+            proposals.add_proposal(
+                session,
+                Proposal(
+                    athlete_id=owner.id,
+                    source_text_id=None,
+                    type=TYPES[n],
+                    content=f"Proposal {n}",
+                    normalized_content=f"proposal {n}",
+                    source=MemorySource.USER_MESSAGE,
+                    source_reference=None,
+                    confidence=MemoryConfidence.MEDIUM,
+                    tags=[],
+                    evidence=[],
+                    extractor="test",
+                    status=status,
+                    created_at=now - age,
+                ),
+                actor=SYSTEM,
+            )
+    with unit_of_work(engine) as session:
+        for memory in mine[50:54]:
+            memories.delete_memory(session, athlete, memory_id=memory.id)
+        for memory in mine[40:46]:
+            set_hidden(session, athlete, memory_id=memory.id, hidden=True)
+    make_memory(engine, other_athlete, "Knee surgery in 2019", type=MemoryType.INJURY_HISTORY)
+    gone = make_memory(engine, athlete, "Marathon training block", type=MemoryType.CONTEXT)
+    with unit_of_work(engine) as session:
+        memories.delete_memory(session, athlete, memory_id=gone.id)
+    yield athlete
+
+
+def queries() -> Iterator[MemoryQuery]:
+    for sort, filters in itertools.product(SORTS, FILTERS):
+        for text in ("", *SEARCHES):
+            for limit in (1, 20):
+                yield MemoryQuery(text=text, sort=sort, limit=limit, **filters)
+    for limit in (0, 56, 57, 500):  # nothing asked, every active one of the athlete's (56), more
+        yield MemoryQuery(limit=limit)
+
+
+# ---- the reads ----
+
+
+def test_the_list_and_its_pages_are_what_the_orm_queries_read(engine: Engine, stored: User) -> None:
+    compared = 0
+    for query in queries():
+        with unit_of_work(engine, read_only=True) as session:
+            user = session.get(User, stored.id)
+            old_items, old_total, old_counts = old_view(session, user, query)
+            expected = values_of(old_items)
+            session.expunge_all()  # the new read must load the rows itself, not find the old objects
+            session.info.clear()  # and count a search's matches itself (domain.search._is_common)
+            user = session.get(User, stored.id)
+            view = memory_view(session, user, query=query)
+            assert (view.total, view.counts) == (old_total, old_counts), query
+            assert values_of(view.items) == expected, query
+            assert all(m in session and not session.is_modified(m) for m in view.items)
+            # "Show more" after every shown memory: the last, and ones inside the page (ties)
+            for at in {0, len(view.items) // 2, len(view.items) - 1} if view.items else set():
+                cursor = MemoryCursor.after(view.items[at])
+                more = list_more(session, user, query=query, after=cursor)
+                assert values_of(more) == values_of(old_more(session, user, query, cursor)), (query, at)
+                compared += 1
+    assert compared > 500
+
+
+def test_show_more_reaches_the_end_as_the_orm_query_did(engine: Engine, stored: User) -> None:
+    for sort in SORTS:
+        query = MemoryQuery(sort=sort, limit=7)
+        with unit_of_work(engine, read_only=True) as session:
+            user = session.get(User, stored.id)
+            shown = memory_view(session, user, query=query).items
+            while True:
+                cursor = MemoryCursor.after(shown[-1])
+                old = values_of(old_more(session, user, query, cursor))
+                more = list_more(session, user, query=query, after=cursor)
+                assert values_of(more) == old, sort
+                if not more:
+                    break
+                shown += more
+            assert len(shown) == 56  # every active memory of the athlete, each once
+            assert len({m.id for m in shown}) == 56
+
+
+def test_a_search_of_a_common_word_reads_as_the_orm_query_did(engine: Engine, athlete: User) -> None:
+    """More than COMMON_MATCHES matches: SQLite reads the list's index and keeps the matches."""
+    now = utcnow()
+    with unit_of_work(engine) as session:
+        for n in range(COMMON_MATCHES + 5):
+            word = "tempo" if n % 4 else "easy"
+            insert_memory(session, SYSTEM, new_memory(athlete, n, now, content=f"{word} run number {n // 2}"))
+    for text, sort in itertools.product(("tempo", "run", "easy run", "tem"), SORTS):
+        query = MemoryQuery(text=text, sort=sort, limit=20)
+        with unit_of_work(engine, read_only=True) as session:
+            user = session.get(User, athlete.id)
+            old_items, old_total, old_counts = old_view(session, user, query)
+            expected = values_of(old_items)
+            old_next = values_of(old_more(session, user, query, MemoryCursor.after(old_items[-1])))
+            session.expunge_all()
+            session.info.clear()
+            user = session.get(User, athlete.id)
+            view = memory_view(session, user, query=query)
+            assert (view.total, view.counts, values_of(view.items)) == (old_total, old_counts, expected)
+            more = list_more(session, user, query=query, after=MemoryCursor.after(view.items[-1]))
+            assert values_of(more) == old_next
+
+
+def test_the_overview_counts_are_what_the_orm_queries_read(engine: Engine, stored: User, other_athlete: User) -> None:
+    now = utcnow()
+    with unit_of_work(engine, read_only=True) as session:
+        for user in (session.get(User, stored.id), session.get(User, other_athlete.id)):
+            assert counts_by_type(session, user) == old_counts_by_type(session, user)
+            for age in (timedelta(days=2), timedelta(days=30), timedelta(days=60)):
+                assert proposals.count_pending(session, user, max_age=age) == old_count_pending(session, user, age)
+            for weeks in (1, 12, 52):
+                new = [(w.week_start, w.count) for w in learned_per_week(session, user, weeks=weeks, now=now)]
+                assert new == old_learned_per_week(session, user, weeks, now)
+        mine = counts_by_type(session, session.get(User, stored.id))
+    assert sum(mine.values()) == 56 and all(mine.values())
+    with unit_of_work(engine, read_only=True) as session:
+        assert proposals.count_pending(session, session.get(User, stored.id)) == 3
+
+
+def test_source_dates_and_coach_usage_are_what_the_orm_queries_read(engine: Engine, stored: User) -> None:
+    with unit_of_work(engine, read_only=True) as session:
+        user = session.get(User, stored.id)
+        every = memory_view(session, user, query=MemoryQuery(limit=200)).items
+        dated = 0
+        for size in (0, 1, 2, 20, len(every)):
+            for start in (0, 10, 30):
+                shown = every[start : start + size]
+                dates = source_dates(session, user, shown)
+                assert dates == old_source_dates(session, shown)
+                ids = [m.id for m in shown]
+                assert usage_counts(session, user, ids) == coach_usage_counts(session, user, ids)
+                dated += len(dates)
+        assert dated
+        served = usage_counts(session, user, [m.id for m in every])
+        assert served and all(u.count >= 1 for u in served.values())
+        # ids that are not the athlete's, repeated, or unknown
+        others = [*range(1, 200), 10**9]
+        assert usage_counts(session, user, others) == coach_usage_counts(session, user, others)
