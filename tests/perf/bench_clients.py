@@ -50,6 +50,7 @@ class Outcome:
     lags: list[float]
     server_cpu_ms: float | None = None  # per page, page clients only
     client_cpu_ms: float | None = None  # the page clients' own CPU per page (they share the two cores)
+    loop_cpu_ms: float | None = None  # of server_cpu_ms, the main thread's: the event loop (the rest: workers)
 
 
 async def _logged_in_state(browser: Browser, running: Running, username: str) -> dict[str, object]:
@@ -136,7 +137,7 @@ async def _measure_page_clients(running: Running, clients: int, username: str, *
     await pages.close()
     rss_after = await _after_leaving(running) if leave else None
     return Outcome(clients, ready, failed, rss_before, rss_connected, rss_after, lag_since(running, since, until),
-                   cpu_ms, pages.client_cpu_ms)  # fmt: skip
+                   cpu_ms, pages.client_cpu_ms, pages.loop_cpu_ms)  # fmt: skip
 
 
 async def _after_leaving(running: Running) -> float:
@@ -166,6 +167,10 @@ def _report(outcome: Outcome, kind: str, clients: str = "clients") -> None:
     if outcome.server_cpu_ms is not None:
         print(f"  server CPU per page (its request and its socket): {outcome.server_cpu_ms:.1f} ms")
         record(f"{name}_server_cpu_per_page_ms", outcome.server_cpu_ms)
+    if outcome.server_cpu_ms is not None and outcome.loop_cpu_ms is not None:
+        workers = outcome.server_cpu_ms - outcome.loop_cpu_ms
+        print(f"    of it in the event loop's thread {outcome.loop_cpu_ms:.1f} ms, in other threads {workers:.1f} ms")
+        record(f"{name}_server_loop_cpu_per_page_ms", outcome.loop_cpu_ms)
     if outcome.client_cpu_ms is not None:
         print(f"  the page clients' own CPU per page (on the same two cores): {outcome.client_cpu_ms:.1f} ms")
         record(f"{name}_client_cpu_per_page_ms", outcome.client_cpu_ms)
