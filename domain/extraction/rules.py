@@ -187,6 +187,14 @@ _CONDITION_WORDS = (
 )
 
 
+# Named days of a fixed slot: two or more ("tues and thurs", "Mon/Wed/Fri", "Monday, Wednesday and Friday") or "every
+# Tuesday".
+_SLOT_DAY = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:days?|s)?\b"
+_SLOT_DAYS = (
+    r"(?:" + _SLOT_DAY + r"(?:\s*(?:[,&/+]\s*|(?:and|or)\s+)?" + _SLOT_DAY + r")+|(?:every|each)\s+" + _SLOT_DAY + r")"
+)
+
+
 # When the athlete can train, and what is fixed around it: "I can train Monday, Wednesday and Saturday only", "Only have
 # 45 minutes max on weekdays", "about 4 hours a week realistically", "Saturdays and Sundays are out", "I can't run on
 # Thursdays", "Tuesday and Thursday evenings free again" ("that's fixed, please plan around it" only tags a context
@@ -210,6 +218,12 @@ _SCHEDULE = (
     # the one free day, or the days a helper can do: "Friday is my only free day", "my guide can only do Mondays"
     r"|\b(?:" + _WEEKDAYS + r")\s+(?:is|are)\s+my\s+only\s+(?:free\s+|spare\s+|full\s+)?days?\b"
     r"|\bcan\s+only\s+do\s+(?:" + _WEEKDAYS + r")\s+(?:and|&)\s+(?:" + _WEEKDAYS + r")\b"
+    # a fixed weekly slot of a group, a club or a league, on named days: "masters squad tues and thurs 7pm", "track
+    # league every Tuesday", "we train Mon and Thu", "parkrun at the park every Saturday" (issue 13, round 5: three of
+    # the five outside writers label these context:schedule; beside a sport's context it adds the tag)
+    r"|\b(?<!\bno\s)(?:squad|club|group|league|training|practice|outings?|match(?:es)?|games|fixtures|class(?:es)?|choir|lads|mates"
+    r"|parkrun|(?:track|club)\s+nights?)\b(?:[\s,]+[\w'’-]+){0,3}?[\s,]+" + _SLOT_DAYS + r"|\b(?:train|play|climb"
+    r"|swim|ride|row|coach|referee)s?\s+(?:on\s+)?" + _SLOT_DAYS
 )
 # What the athlete trains with: "I only have a treadmill at home", "I've got a squat rack, barbell ... in the garage",
 # "I bought a Concept2 for the garage", "No gym membership, just a pull up bar" (not a session: "a treadmill session").
