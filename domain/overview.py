@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from functools import lru_cache
@@ -86,10 +87,14 @@ def overview(
     *,
     weeks: int = DEFAULT_WEEKS,
     proposal_max_age: timedelta = proposals.DEFAULT_MAX_AGE,
+    counts: Mapping[MemoryType, int] | None = None,
 ) -> Overview:
+    """`counts`: the athlete's active memories per type, when the caller has just read them in the
+    same unit of work (the Context page's unfiltered list counts them: memory_lists.memory_view),
+    so they are not read twice; types without memories may be left out."""
     user = require_athlete(actor)
     return Overview(
-        counts=counts_by_type(session, user),
+        counts=counts_by_type(session, user) if counts is None else {**dict.fromkeys(MemoryType, 0), **counts},
         pending=proposals.count_pending(session, user, max_age=proposal_max_age),
         learned_per_week=learned_per_week(session, user, weeks=weeks),
     )

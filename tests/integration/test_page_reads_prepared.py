@@ -45,7 +45,7 @@ from domain.memory_lists import (
 )
 from domain.memory_writes import insert_memory
 from domain.models import Memory, Proposal, SourceText, User
-from domain.overview import learned_per_week, week_start
+from domain.overview import learned_per_week, overview, week_start
 from domain.search import COMMON_MATCHES, text_match
 from domain.types import utcnow
 from persistence.uow import unit_of_work
@@ -399,6 +399,18 @@ def test_the_overview_counts_are_what_the_orm_queries_read(engine: Engine, store
     assert sum(mine.values()) == 56 and all(mine.values())
     with unit_of_work(engine, read_only=True) as session:
         assert proposals.count_pending(session, session.get(User, stored.id)) == 3
+
+
+def test_the_page_overview_from_the_list_counts_is_the_overview_read_alone(engine: Engine, stored: User) -> None:
+    """The Context page opens unfiltered: its overview takes the list's counts (ui/pages/home.py)."""
+    with unit_of_work(engine, read_only=True) as session:
+        user = session.get(User, stored.id)
+        for limit in (1, 20):
+            view = memory_view(session, user, query=MemoryQuery(limit=limit))
+            assert overview(session, user, counts=view.counts) == overview(session, user)
+        with_no_injury = {t: n for t, n in view.counts.items() if t != MemoryType.INJURY_HISTORY}
+        alone = overview(session, user, counts=with_no_injury)
+        assert list(alone.counts) == list(MemoryType) and alone.counts[MemoryType.INJURY_HISTORY] == 0
 
 
 def test_source_dates_and_coach_usage_are_what_the_orm_queries_read(engine: Engine, stored: User) -> None:

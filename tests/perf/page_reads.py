@@ -1,5 +1,5 @@
 """The Context page's data loads alone, as the page runs them when it opens (ui/pages/home.py:
-the logged-in user, the overview, the memory list's first page with its rows, and with
+the logged-in user, the memory list's first page with its rows, the overview, and with
 `--view review` the first page of proposals), for the athlete of bench_clients (2,000 memories,
 300 pending proposals), without NiceGUI or a browser. A tool for profilers, not a bench module:
 
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import inspect
 import pstats
 import shutil
 import tempfile
@@ -39,6 +40,8 @@ from ui.components.filters import MemoryFilters
 from ui.components.memory_list import PAGE_SIZE, load_list
 from ui.components.review import MAX_SHOWN
 
+TAKES_COUNTS = "counts" in inspect.signature(overview).parameters
+
 
 def page_load(view: str, search: str) -> Callable[[Session, User], object]:
     filters = MemoryFilters()
@@ -46,9 +49,12 @@ def page_load(view: str, search: str) -> Callable[[Session, User], object]:
     query = filters.query(limit=PAGE_SIZE)
 
     def load(session: Session, user: User) -> object:
+        memories = load_list(session, user, query)
+        # the page's overview takes the unfiltered list's counts (since 2026-11-24; older revisions read them again)
+        counts = {"counts": memories.view.counts} if TAKES_COUNTS and not search else {}
         return (
-            overview(session, user, proposal_max_age=DEFAULT_MAX_AGE),
-            load_list(session, user, query),
+            overview(session, user, proposal_max_age=DEFAULT_MAX_AGE, **counts),
+            memories,
             list_pending(session, user, limit=min(PAGE_SIZE, MAX_SHOWN)) if view == "review" else None,
         )
 

@@ -55,21 +55,25 @@ class PageData:
     pending: PendingPage | None  # read only when the page opens on 'To review'
 
 
-def _overview(session: Session, user: User) -> Overview:
-    return overview(session, user, proposal_max_age=runtime.current().settings.proposal_max_age)
+def _overview(session: Session, user: User, counts: dict[MemoryType, int] | None = None) -> Overview:
+    return overview(session, user, proposal_max_age=runtime.current().settings.proposal_max_age, counts=counts)
+
+
+def _page_data(session: Session, user: User, filters: MemoryFilters, view: str) -> PageData:
+    """What the page shows when it opens. Its list counts every type of the athlete's active
+    memories when no filter narrows it (it opens unfiltered), and the overview takes those counts."""
+    memories = load_list(session, user, filters.query(limit=PAGE_SIZE))
+    unfiltered = not (filters.text.strip() or filters.sources or filters.confidences)  # types: counted anyway
+    counts = memories.view.counts if unfiltered else None
+    pending = load_pending(session, user) if view == "review" else None
+    return PageData(_overview(session, user, counts), memories, pending)
 
 
 @ui.page("/", response_timeout=PAGE_RESPONSE_TIMEOUT_S)
 async def context_page(memory: str | None = None, view: str | None = None) -> None:
     filters = MemoryFilters()
-    query = filters.query(limit=PAGE_SIZE)
     view = view if view in VIEWS else DEFAULT_VIEW
-    admitted = await page_user_with(
-        Role.ATHLETE,
-        lambda s, u: PageData(
-            _overview(s, u), load_list(s, u, query), load_pending(s, u) if view == "review" else None
-        ),
-    )
+    admitted = await page_user_with(Role.ATHLETE, lambda s, u: _page_data(s, u, filters, view))
     if admitted is None:
         return
     user, data = admitted
