@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
+import subprocess
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine, make_url, text
 from sqlalchemy.exc import OperationalError
 
 from persistence.engine import make_engine
@@ -47,18 +50,96 @@ def require_postgres() -> None:
     pytest.skip(f"{reason}; set MEMORY_REVIEW_TEST_POSTGRES_URL to run the PostgreSQL variant")
 
 
+class PostgresTemplate:
+    """One schema per test process migrated by Alembic, then read back by pg_dump as plain SQL: each
+    test's schema is that SQL run with the schema's name changed, the same tables, indexes, triggers,
+    functions and rows (alembic_version, the audit head) as an upgrade makes, at half its cost on the
+    server and without Alembic's per-migration work in the test process (an upgrade of 14 migrations
+    took 0.6-0.75 s, the copy 0.3 s, load 10). Without pg_dump each schema is migrated, as before."""
+
+    _script: str | None = None
+    _name = ""
+    _tried = False
+
+    @classmethod
+    def script(cls) -> str | None:
+        if not cls._tried:
+            cls._tried = True
+            cls._script = cls._build()
+        return cls._script
+
+    @classmethod
+    def _build(cls) -> str | None:
+        pg_dump = shutil.which("pg_dump")
+        if pg_dump is None:
+            return None
+        cls._name = f"template_{uuid.uuid4().hex}"  # long and random: it occurs in the dump only as the name
+        admin = make_engine(postgres_url())
+        try:
+            with admin.begin() as connection:
+                connection.execute(text(f'CREATE SCHEMA "{cls._name}"'))
+            atexit.register(_drop_schema, cls._name)
+            engine = make_engine(postgres_url(), connect_args={"options": f"-csearch_path={cls._name}"})
+            upgrade(engine)
+            engine.dispose()
+        finally:
+            admin.dispose()
+        url = make_url(postgres_url()).set(drivername="postgresql")
+        dump = subprocess.run(
+            [pg_dump, "--no-owner", "--no-privileges", "--inserts", "--schema", cls._name, url.render_as_string(False)],
+            capture_output=True,
+            text=True,
+        )
+        if dump.returncode != 0:
+            return None
+        # psql's own commands (\restrict) are not SQL; the schema is created by its CREATE SCHEMA line.
+        return "\n".join(line for line in dump.stdout.splitlines() if not line.startswith("\\"))
+
+    @classmethod
+    def copy_to(cls, schema: str) -> bool:
+        """Create `schema` as a copy of the template; False if there is no template (then migrate it)."""
+        script = cls.script()
+        if script is None:
+            return False
+        with psycopg_connection() as connection, connection.transaction():
+            connection.execute(script.replace(cls._name, schema).encode())
+        return True
+
+
+@contextmanager
+def psycopg_connection() -> Iterator[Any]:
+    """A plain driver connection: the dump is run as it is, no parameter markers read in it."""
+    import psycopg
+
+    url = make_url(postgres_url()).set(drivername="postgresql")
+    with psycopg.connect(url.render_as_string(False), autocommit=True) as connection:
+        yield connection
+
+
+def _drop_schema(schema: str) -> None:
+    admin = make_engine(postgres_url())
+    try:
+        with admin.begin() as connection:
+            connection.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+    except OperationalError:
+        pass  # the server is gone already
+    finally:
+        admin.dispose()
+
+
 @contextmanager
 def postgres_engine(*, migrated: bool = True) -> Iterator[Engine]:
-    """A fresh schema of its own on the PostgreSQL server, migrated unless `migrated=False`;
-    dropped afterwards."""
+    """A fresh schema of its own on the PostgreSQL server, migrated unless `migrated=False` (a copy of
+    the process's migrated template, see PostgresTemplate); dropped afterwards."""
     require_postgres()
     schema = f"t_{uuid.uuid4().hex[:12]}"
     admin = make_engine(postgres_url())
-    with admin.begin() as connection:
-        connection.execute(text(f'CREATE SCHEMA "{schema}"'))
+    if not (migrated and PostgresTemplate.copy_to(schema)):
+        with admin.begin() as connection:
+            connection.execute(text(f'CREATE SCHEMA "{schema}"'))
     engine = make_engine(postgres_url(), connect_args={"options": f"-csearch_path={schema}"})
     try:
-        if migrated:
+        if migrated and PostgresTemplate.script() is None:
             upgrade(engine)
         yield engine
     finally:
