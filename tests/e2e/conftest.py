@@ -6,7 +6,6 @@ import os
 import shutil
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -17,6 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
 
 from tests.databases import build_demo_database
+from tests.e2e.forks import ForkedServer, Forks
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("MEMORY_REVIEW_CHROMIUM", "/usr/bin/chromium")
@@ -56,36 +56,42 @@ def demo_db_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_demo_database(tmp_path_factory.mktemp("e2e-template") / "demo.sqlite3")
 
 
-def start_server(database: Path, data_dir: Path) -> tuple[subprocess.Popen[bytes], Server]:
+@pytest.fixture(scope="session")
+def server_forks() -> Iterator[Forks]:
+    """The app imported once per test process; each server is forked from it (tests/e2e/forks.py)."""
+    forks = Forks(_clean_env())
+    yield forks
+    forks.close()
+
+
+def start_server(forks: Forks, database: Path, data_dir: Path) -> tuple[ForkedServer, Server]:
     port = _free_port()
     url = f"sqlite:///{database}"
-    log = (data_dir / "server.log").open("wb")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "ui.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", url],
-        cwd=ROOT,
-        env=_clean_env(MEMORY_REVIEW_DATA_DIR=str(data_dir)),
-        stdout=log,
-        stderr=subprocess.STDOUT,
+    log = data_dir / "server.log"
+    process = forks.start(
+        ["serve", "--host", "127.0.0.1", "--port", str(port), "--db", url],
+        _clean_env(MEMORY_REVIEW_DATA_DIR=str(data_dir)),
+        log,
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"server exited: {(data_dir / 'server.log').read_text()[-2000:]}")
+            raise RuntimeError(f"server exited: {log.read_text()[-2000:]}")
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/login", timeout=1)
             return process, Server(f"http://127.0.0.1:{port}", url)
         except OSError:
-            time.sleep(0.2)
+            time.sleep(0.1)
     process.kill()
     raise RuntimeError("server did not start within 60 s")
 
 
 @pytest.fixture
-def server(demo_db_template: Path, tmp_path: Path) -> Iterator[Server]:
+def server(server_forks: Forks, demo_db_template: Path, tmp_path: Path) -> Iterator[Server]:
     """A fresh server on its own copy of the demo database, for one test."""
     database = tmp_path / "app.sqlite3"
     shutil.copyfile(demo_db_template, database)
-    process, running = start_server(database, tmp_path)
+    process, running = start_server(server_forks, database, tmp_path)
     yield running
     process.terminate()
     try:
