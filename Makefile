@@ -29,10 +29,10 @@ run: $(STAMP)
 	$(VENV)/bin/memory-review serve --demo
 
 test: $(STAMP) $(DESKTOP_STAMP) tests/e2e/node_modules/axe-core/axe.min.js
-	$(PYTEST) tests/unit tests/integration -q -n 2
+	$(PYTEST) tests/unit tests/integration -q -n 2 --dist worksteal
 	$(PYTEST) tests/ui -q -n 2
 	$(PYTEST) tests/api -q -n 2
-	$(PYTEST) tests/e2e -q -n 2
+	$(PYTEST) tests/e2e -q -n 2 --dist worksteal
 	$(PYTEST) tests/scale tests/desktop -q -n 2 --dist loadfile
 
 test-fast: $(STAMP)
