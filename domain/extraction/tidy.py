@@ -124,6 +124,8 @@ _MID_REPLACEMENTS: tuple[tuple[re.Pattern[str], _Replacement], ...] = tuple(
         (r"\bmy\b", "the athlete's"),
     )
 )
+# Every match of a _MID_REPLACEMENTS pattern holds one of these words: one search tells whether any can match.
+_FIRST_PERSON_ANYWHERE_RE = re.compile(r"\bi(?!\w)|\bm(?:e|y|ine|yself)\b", re.IGNORECASE)
 _ADVERBS = words(_ADVERB_TEXT)
 _IRREGULAR = {
     "have": "has",
@@ -187,8 +189,9 @@ def _third_person(content: str) -> str:
                 if parts[i]:
                     parts[i] = _third_person_verb(parts[i])
                 content = " ".join(parts)
-    for pattern, replacement in _MID_REPLACEMENTS:
-        content = pattern.sub(replacement, content)
+    if _FIRST_PERSON_ANYWHERE_RE.search(content) is not None:  # most contents hold no "I", "me" or "my" by now
+        for pattern, replacement in _MID_REPLACEMENTS:
+            content = pattern.sub(replacement, content)
     return _CONTROL_RE.sub(" ", content)
 
 

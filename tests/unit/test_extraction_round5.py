@@ -77,4 +77,123 @@ def test_days_without_a_fixed_slot_are_no_schedule(text: str) -> None:
 
 @pytest.mark.parametrize("unit", ["squad mon tue ", "club, , every ", "mon/tue/wed/", "train on every "])
 def test_the_schedule_pattern_is_linear(unit: str) -> None:
-    assert_linear(re.compile(rules._SCHEDULE, re.IGNORECASE), unit)
+    assert_linear(re.compile(rules._FIXED_SLOT, re.IGNORECASE), unit)
+
+
+# --- a trip with its dates is travel ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Family holiday to Lanzarote over Easter, I'll pack my trainers.",
+        "Heads up, I'm away sailing 8-15 July so nothing that week.",
+        "We fly back to Chile for 6 weeks over Christmas to see my parents.",
+        "Off to a training camp in the Algarve in March.",
+    ],
+)
+def test_a_trip_is_travel(text: str) -> None:
+    assert has(text, CONTEXT, "context:travel")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Quick trip to the physio tomorrow about the calf.",
+        "This is going to be my routine for the next 2 months.",
+    ],
+)
+def test_an_errand_or_a_plan_is_no_trip(text: str) -> None:
+    assert not has(text, CONTEXT, "context:travel")
+
+
+@pytest.mark.parametrize("unit", ["trip to ", "away in 3 - ", "i'm away in x 1-", "going back to for 3 week "])
+def test_the_trip_patterns_are_linear(unit: str) -> None:
+    assert_linear(re.compile(rules._STAY_AWAY, re.IGNORECASE), unit)
+
+
+# --- what the athlete has, or lacks, to train with -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        ("Only got a mountain bike for now, the road bike is in for repairs.", "Only got a mountain bike for now"),
+        ("No gym nearby. Just a pair of dumbbells in the spare room.", "Just a pair of dumbbells in the spare room"),
+        ("I don't own a heart rate monitor, I go by feel.", "Doesn't own a heart rate monitor"),
+        ("Bought a smart trainer for the winter, Zwift from now on.", "Bought a smart trainer for the winter"),
+    ],
+)
+def test_what_the_athlete_trains_with_is_equipment(text: str, content: str) -> None:
+    assert (CONTEXT, content) in [(t, c) for t, tags, c in found(text) if "context:equipment" in tags]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Never again am I doing hill reps on the treadmill in the gym.",  # a session, not what they own
+        "New shoes are rubbing my heel raw.",  # the blister is the fact
+    ],
+)
+def test_a_session_on_a_machine_or_new_shoes_are_no_equipment(text: str) -> None:
+    assert not has(text, CONTEXT, "context:equipment")
+
+
+@pytest.mark.parametrize(
+    "unit", ["only have a a ", "just a bike ", "in the garage with a ", "new new new ", "don't have a a "]
+)
+def test_the_equipment_pattern_is_linear(unit: str) -> None:
+    assert_linear(re.compile(rules._HAS_GEAR, re.IGNORECASE), unit)
+
+
+# --- health conditions named in other words --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        ("Had a hysterectomy last year, core strength still coming back.", "Had a hysterectomy last year"),
+        ("I get a chest infection most winters.", "Gets a chest infection most winters"),
+        ("I'm an ex-smoker, quit in 2019.", "Is an ex-smoker"),
+    ],
+)
+def test_a_condition_in_other_words_is_health(text: str, content: str) -> None:
+    assert (CONTEXT, ("context:health",), content) in found(text)
+
+
+def test_a_medicine_the_athlete_reacts_badly_to_is_health_not_a_response() -> None:
+    text = "I react badly to naproxen so please don't suggest it."
+    assert has(text, CONTEXT, "context:health")
+    assert not has(text, MemoryType.TRAINING_RESPONSE)
+    assert has("I respond badly to high mileage.", MemoryType.TRAINING_RESPONSE)
+
+
+def test_slang_af_is_no_condition() -> None:
+    assert found("Legs were windy af on the last climb.") == []
+
+
+# --- what the athlete eats -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        ("I'm pescatarian these days, fish twice a week.", "Is pescatarian these days"),
+        ("Mostly plant based since the summer.", "Mostly plant based since the summer"),
+        (
+            "I'm on about 2500 calories a day while I'm bulking.",
+            "Is on about 2500 calories a day while the athlete is bulking",
+        ),
+    ],
+)
+def test_what_the_athlete_eats_is_diet(text: str, content: str) -> None:
+    assert (CONTEXT, ("context:diet",), content) in found(text)
+
+
+def test_calories_burned_and_the_bulk_of_a_run_are_no_diet() -> None:
+    assert not has("Burned 1200 calories on the long run, the bulk of it in the hills.", CONTEXT, "context:diet")
+
+
+@pytest.mark.parametrize("unit", ["i'm a a ", "just now vegan ", "eat about 1 ", "doing a slow slow bulk "])
+def test_the_diet_pattern_is_linear(unit: str) -> None:
+    assert_linear(re.compile(rules._DIET_MORE, re.IGNORECASE), unit)
