@@ -117,7 +117,7 @@ def statement_clauses(text: str, sentence: Span, is_question: bool) -> list[Span
     if lead is not None and lead.end() < sentence.end:
         return clauses(text, Span(lead.end(), sentence.end))
     if _BARE_QUESTION_RE.match(text, sentence.start, sentence.end):
-        return []
+        return _reasons(text, clauses(text, sentence))
     found = clauses(text, sentence)
     if not is_question:
         return found
@@ -139,7 +139,12 @@ _TAG_QUESTION_RE = re.compile(
 # A reason the athlete gives inside a question states a fact: "Would evening runs be better given I'm not a
 # morning person?", "Should I skip the hills since my knee is sore?"
 _REASON_RE = re.compile(
-    r"\b(?:given|since|because|considering|seeing\s+as|as)\s+(?:that\s+)?(?=i\b|i" + _A + r"|my\b)", re.IGNORECASE
+    r"\b(?:given|since|because|considering|seeing\s+as|as|when)\s+(?:that\s+)?(?=i\b|i" + _A + r"|my\b)"
+    # round 5, a fact the question takes along: "is rowing ok with my knee replacement?", "does the plan account for
+    # my hip bursitis?"
+    r"|\b(?:with|for)\s+(?=my\s+(?:[\w-]+\s+)?(?:replacement|bursitis|tendin\w+|fasciitis|arthritis|injury|surgery|op"
+    r"|operation|condition|asthma|diabetes|knee|hip|back|ankle|achilles|shins?|calf|calves|hamstring|foot|feet)\b)",
+    re.IGNORECASE,
 )
 
 

@@ -225,3 +225,29 @@ def test_calories_burned_and_the_bulk_of_a_run_are_no_diet() -> None:
 @pytest.mark.parametrize("unit", ["i'm a a ", "just now vegan ", "eat about 1 ", "doing a slow slow bulk "])
 def test_the_diet_pattern_is_linear(unit: str) -> None:
     assert_linear(re.compile(rules._DIET_MORE, re.IGNORECASE), unit)
+
+
+# --- a fact a question takes along -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("How many gels should I take given I'm coeliac?", (CONTEXT, ("context:health",), "The athlete is coeliac")),
+        (
+            "Is swimming ok with my hip replacement?",
+            (MemoryType.INJURY_HISTORY, ("body:hip",), "The athlete's hip replacement"),
+        ),
+        (
+            "Any tips for hill sessions when my achilles is always tight afterwards?",
+            (MemoryType.TRAINING_RESPONSE, ("body:achilles",), "Achilles is always tight afterwards"),
+        ),
+    ],
+)
+def test_a_fact_a_question_takes_along_is_read(text: str, expected: tuple[MemoryType, tuple[str, ...], str]) -> None:
+    assert found(text) == [expected]
+
+
+@pytest.mark.parametrize("text", ["Should I run with my club on Sunday?", "How many gels should I take in a marathon?"])
+def test_a_question_without_a_fact_yields_nothing(text: str) -> None:
+    assert found(text) == []
