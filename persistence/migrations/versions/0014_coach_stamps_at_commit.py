@@ -21,7 +21,7 @@ too); each rise is 1 plus a random amount below 2**31. `SET CONSTRAINTS ALL IMME
 trigger at the end of each noting statement instead: the stamp rises then (held to commit, as
 under 0013), the note is gone, and a later change notes and raises again. No note outlives its
 transaction. Writers are READ COMMITTED (a REPEATABLE READ writer of an athlete another commit
-raised meanwhile would get a serialization failure at commit and retry).
+raised meanwhile would fail at commit with a serialization failure, for its caller to retry).
 
 The stamp is one row per athlete again (`shard` 0): the upgrade folds each athlete's rows into one
 with their sum, so the reader's sum (domain/coach_index.py, unchanged) and every index kept under it
