@@ -1115,7 +1115,7 @@ RULES: tuple[Rule, ...] = (
         r"|"
         + _STAY_AWAY
         + r"|\bworking\s+away\b|\baway\s+with\s+work\b|\bwork\s+(?:has|takes|sends|sent|keeps)\s+me\s+(?:in|to|away"
-        r"|on\s+the\s+road|abroad|travel\w*|all\s+over)\b|\bon\s+the\s+road\s+(?:for|a\s+lot|most|half"
+        r"|on\s+the\s+road|abroad|travel\w*|all\s+over)\b|\bon\s+the\s+road\s+(?:for(?!\s+(?:me|him|her|them|the\s+athlete)\b)|a\s+lot|most|half"
         r"|\w+\s+(?:days|weeks|nights)|every|constantly"
         r"|again)\b|\b(?:in|from)\s+hotels\b|\bhotel\s+(?:gyms|treadmills|rooms"
         r"|life)\b|\bbusiness\s+trips?\b|\bwork\s+trips?\b|\bliving\s+out\s+of\s+a\s+suitcase\b|\bi\s+"
@@ -1136,6 +1136,19 @@ RULES: tuple[Rule, ...] = (
         tags=("context:commute",),
     ),
     # training responses
+    _rule(
+        # round 5, how a kind of session feels, compared: "tempo runs on the treadmill feel much harder than outside",
+        # "standalone runs feel way harder", "squat days make my runs the next day feel awful", "I feel worse
+        # afterwards", "always run better under 10 degrees" (outside writers 2, 3, 4 and 5)
+        "session_feels",
+        RESPONSE,
+        LOW,
+        r"\b(?:runs|sessions|tempos|intervals|efforts|reps|workouts|rides|swims|miles)\b(?:\s+[\w'’-]+){0,4}?\s+feel\s+"
+        r"(?:(?:much|way|so|a\s+lot|far|even)\s+){0,2}(?:harder|easier|worse|better|awful|terrible|heavier"
+        r"|horrible)\b|\bi\s+feel\s+(?:much\s+|way\s+|even\s+)?(?:worse|better)\s+(?:afterwards|after(?=\s+than)|the\s+"
+        r"(?:day|morning)\s+after|the\s+next\s+day)\b|\b(?:run|race|perform)\s+(?:much\s+|way\s+|far\s+)?(?:better"
+        r"|worse)\s+(?:under|below|above|over)\s+\d",
+    ),
     _rule(
         "recovery_rate",
         RESPONSE,

@@ -251,3 +251,39 @@ def test_a_fact_a_question_takes_along_is_read(text: str, expected: tuple[Memory
 @pytest.mark.parametrize("text", ["Should I run with my club on Sunday?", "How many gels should I take in a marathon?"])
 def test_a_question_without_a_fact_yields_nothing(text: str) -> None:
     assert found(text) == []
+
+
+# --- how a kind of session feels, compared ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "tag", "content"),
+    [
+        (
+            "Intervals on the track feel so much easier than on the road for me.",
+            "intensity:intervals",
+            "Intervals on the track feel so much easier than on the road for the athlete",
+        ),
+        (
+            "Evening sessions after a long day feel terrible, every single time.",
+            "time:evening",
+            "Evening sessions after a long day feel terrible",
+        ),
+        ("I always race better below 15 degrees.", "intensity:race", "Always races better below 15 degrees"),
+    ],
+)
+def test_how_a_kind_of_session_feels_is_a_response(text: str, tag: str, content: str) -> None:
+    [(type_, tags, said)] = found(text)
+    assert type_ is MemoryType.TRAINING_RESPONSE
+    assert tag in tags
+    assert said == content
+
+
+def test_how_new_shoes_feel_is_no_response() -> None:
+    assert found("Ran in new shoes today, they feel better than the old ones.") == []
+
+
+@pytest.mark.parametrize("unit", ["runs feel ", "runs so so so ", "i feel worse ", "run better under "])
+def test_the_session_feels_pattern_is_linear(unit: str) -> None:
+    [rule] = [r for r in rules.RULES if r.name == "session_feels"]
+    assert_linear(rule.pattern, unit)
