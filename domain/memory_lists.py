@@ -6,14 +6,14 @@ updated_at, id), so a page costs the rows it shows, not the athlete's whole stor
 continues after the last shown memory (`list_more`, keyset), never by OFFSET, which re-reads
 every row it skips.
 
-The Context page's reads (`memory_view`, `list_more`, `counts_by_type`, `source_dates`,
-`usage_counts`) run statements built and compiled once per shape (how many values each filter
-has, the search's form, the sort) with every value a bind parameter (domain/memory_rows.py's
-RowReader): the same SQL as the ORM queries they replace (the soft-delete filter written out as
-the ORM's option adds it, last), without building a select, its conditions and its cache key again
-on every page (issue 9: several hundred microseconds of Python per statement, in the page's worker
-thread, holding the interpreter lock the event loop needs). Memories come back as the session's
-objects (load_memories), since the page edits and deletes through them; counts and dates as values.
+The Context page's reads (`memory_view`, `list_more`, `active_counts`, `source_dates`) run
+statements built and compiled once per shape (how many values each filter has, the search's form,
+the sort) with every value a bind parameter (domain/memory_rows.py's RowReader): the same SQL as
+the ORM queries they replace (the soft-delete filter written out as the ORM's option adds it,
+last), without building a select, its conditions and its cache key again on every page (issue 9:
+several hundred microseconds of Python per statement, in the page's worker thread, holding the
+interpreter lock the event loop needs). Memories come back as the session's objects
+(load_memories), since the page edits and deletes through them; counts and dates as values.
 """
 
 from __future__ import annotations
@@ -41,12 +41,11 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session
 
-from domain.actors import require_athlete, require_login
-from domain.coach_reads import CHUNK, Usage
+from domain.actors import require_login
 from domain.enums import CONFIDENCE_RANK, MemoryConfidence, MemorySource, MemoryType
 from domain.errors import InvalidInput, NotFound
 from domain.memory_rows import RowReader, load_memories, reading
-from domain.models import CoachRead, CoachReadMemory, Memory, SourceText, User
+from domain.models import Memory, SourceText, User
 from domain.search import MatchForm, match_condition, match_values, text_match
 from domain.visibility import VISIBLE  # also registers the active-only filter the ORM queries here rely on
 
@@ -179,11 +178,11 @@ def memory_view(
     return MemoryView(items=items, total=total, counts=counts)
 
 
-def counts_by_type(session: Session, actor: User | None, *, athlete_id: int | None = None) -> dict[MemoryType, int]:
-    """How many active memories the athlete has of each type (every type, 0 where none)."""
-    owner_id = owner_scope(actor, athlete_id)
+def active_counts(session: Session, *, athlete_id: int) -> dict[MemoryType, int]:
+    """How many active memories the athlete has of each type (every type, 0 where none). A building
+    block: the caller has checked that its actor may read this athlete's memories (overview does)."""
     counts = dict.fromkeys(MemoryType, 0)
-    counts.update(_counts(session, _ALL, {"b_athlete_id": owner_id, "b_status": VISIBLE}))
+    counts.update(_counts(session, _ALL, {"b_athlete_id": athlete_id, "b_status": VISIBLE}))
     return counts
 
 
@@ -203,21 +202,6 @@ def source_dates(session: Session, actor: User | None, memories: list[Memory]) -
         for m in memories
         if m.source_reference and (m.athlete_id, m.source_reference) in received
     }
-
-
-def usage_counts(session: Session, actor: User | None, memory_ids: list[int]) -> dict[int, Usage]:
-    """How often the coach was served each of my memories, and when last; absent ids were never
-    served. The statement of domain.coach_reads.usage_counts, built once per number of ids."""
-    athlete = require_athlete(actor)
-    usage: dict[int, Usage] = {}
-    wanted = sorted(set(memory_ids))
-    for start in range(0, len(wanted), CHUNK):
-        chunk = wanted[start : start + CHUNK]
-        values: dict[str, Any] = {f"b_memory_{n}": memory_id for n, memory_id in enumerate(chunk)}
-        values["b_athlete_id"] = athlete.id
-        for memory_id, count, last_at in _usage(len(chunk)).tuples(reading(session), values):
-            usage[memory_id] = Usage(count=count, last_at=last_at)
-    return usage
 
 
 def list_more(
@@ -420,17 +404,4 @@ def _source_dates(owners: int, references: int) -> RowReader:
             SourceText.athlete_id.in_([bindparam(f"b_owner_{n}", type_=Integer) for n in range(owners)]),
             SourceText.reference.in_([bindparam(f"b_reference_{n}", type_=String) for n in range(references)]),
         )
-    )
-
-
-@lru_cache(maxsize=64)
-def _usage(memories: int) -> RowReader:
-    return RowReader(
-        select(CoachReadMemory.memory_id, func.count(), func.max(CoachRead.at))
-        .join(CoachRead, CoachRead.id == CoachReadMemory.read_id)
-        .where(
-            CoachReadMemory.memory_id.in_([bindparam(f"b_memory_{n}", type_=Integer) for n in range(memories)]),
-            CoachRead.athlete_id == bindparam("b_athlete_id", type_=Integer),
-        )
-        .group_by(CoachReadMemory.memory_id)
     )

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from domain import proposals
 from domain.actors import require_athlete
 from domain.enums import MemoryStatus, MemoryType
-from domain.memory_lists import counts_by_type
+from domain.memory_lists import active_counts
 from domain.memory_rows import RowReader, reading
 from domain.models import Memory, User
 from domain.types import utcnow
@@ -93,8 +93,10 @@ def overview(
     same unit of work (the Context page's unfiltered list counts them: memory_lists.memory_view),
     so they are not read twice; types without memories may be left out."""
     user = require_athlete(actor)
+    if counts is None:
+        counts = active_counts(session, athlete_id=user.id)
     return Overview(
-        counts=counts_by_type(session, user) if counts is None else {**dict.fromkeys(MemoryType, 0), **counts},
+        counts={**dict.fromkeys(MemoryType, 0), **counts},
         pending=proposals.count_pending(session, user, max_age=proposal_max_age),
         learned_per_week=learned_per_week(session, user, weeks=weeks),
     )

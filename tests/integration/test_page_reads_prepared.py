@@ -22,7 +22,6 @@ from domain.actors import SYSTEM
 from domain.api_tokens import Caller, create_token
 from domain.coach_context import set_hidden
 from domain.coach_reads import record_read
-from domain.coach_reads import usage_counts as coach_usage_counts
 from domain.enums import (
     CONFIDENCE_RANK,
     ApiScope,
@@ -37,11 +36,10 @@ from domain.memory_lists import (
     MemoryCursor,
     MemoryQuery,
     SortKey,
-    counts_by_type,
+    active_counts,
     list_more,
     memory_view,
     source_dates,
-    usage_counts,
 )
 from domain.memory_writes import insert_memory
 from domain.models import Memory, Proposal, SourceText, User
@@ -389,13 +387,13 @@ def test_the_overview_counts_are_what_the_orm_queries_read(engine: Engine, store
     now = utcnow()
     with unit_of_work(engine, read_only=True) as session:
         for user in (session.get(User, stored.id), session.get(User, other_athlete.id)):
-            assert counts_by_type(session, user) == old_counts_by_type(session, user)
+            assert active_counts(session, athlete_id=user.id) == old_counts_by_type(session, user)
             for age in (timedelta(days=2), timedelta(days=30), timedelta(days=60)):
                 assert proposals.count_pending(session, user, max_age=age) == old_count_pending(session, user, age)
             for weeks in (1, 12, 52):
                 new = [(w.week_start, w.count) for w in learned_per_week(session, user, weeks=weeks, now=now)]
                 assert new == old_learned_per_week(session, user, weeks, now)
-        mine = counts_by_type(session, session.get(User, stored.id))
+        mine = active_counts(session, athlete_id=stored.id)
     assert sum(mine.values()) == 56 and all(mine.values())
     with unit_of_work(engine, read_only=True) as session:
         assert proposals.count_pending(session, session.get(User, stored.id)) == 3
@@ -413,7 +411,7 @@ def test_the_page_overview_from_the_list_counts_is_the_overview_read_alone(engin
         assert list(alone.counts) == list(MemoryType) and alone.counts[MemoryType.INJURY_HISTORY] == 0
 
 
-def test_source_dates_and_coach_usage_are_what_the_orm_queries_read(engine: Engine, stored: User) -> None:
+def test_source_dates_are_what_the_orm_query_read(engine: Engine, stored: User) -> None:
     with unit_of_work(engine, read_only=True) as session:
         user = session.get(User, stored.id)
         every = memory_view(session, user, query=MemoryQuery(limit=200)).items
@@ -423,12 +421,5 @@ def test_source_dates_and_coach_usage_are_what_the_orm_queries_read(engine: Engi
                 shown = every[start : start + size]
                 dates = source_dates(session, user, shown)
                 assert dates == old_source_dates(session, shown)
-                ids = [m.id for m in shown]
-                assert usage_counts(session, user, ids) == coach_usage_counts(session, user, ids)
                 dated += len(dates)
         assert dated
-        served = usage_counts(session, user, [m.id for m in every])
-        assert served and all(u.count >= 1 for u in served.values())
-        # ids that are not the athlete's, repeated, or unknown
-        others = [*range(1, 200), 10**9]
-        assert usage_counts(session, user, others) == coach_usage_counts(session, user, others)

@@ -17,6 +17,7 @@ from typing import TypeVar
 from nicegui import ui
 from sqlalchemy.orm import Session
 
+from domain.coach_reads import usage_counts
 from domain.enums import MemoryType
 from domain.memory_lists import (
     MemoryCursor,
@@ -25,7 +26,6 @@ from domain.memory_lists import (
     list_more,
     memory_view,
     source_dates,
-    usage_counts,
 )
 from domain.models import Memory, User
 from ui.components.busy import busy
