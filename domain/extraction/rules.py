@@ -378,6 +378,16 @@ def group_rule(rules: list[Rule]) -> Rule:
 RULES: tuple[Rule, ...] = (
     # preferences
     _rule(
+        # round 5, a request about the plan or a comparison of fun: "Please don't give me double days", "Don't program
+        # burpees please", "please don't plan early mornings", "classic is more fun for me than skating" (outside
+        # writers 1, 2 and 3; not "don't put me down for Tuesdays", a schedule)
+        "plan_request",
+        PREFERENCE,
+        MEDIUM,
+        r"\b(?:don" + _A + r"?t|do\s+not)\s+(?:give|program|programme|schedule|plan)\b"
+        r"|\bmore\s+fun\s+(?:for\s+me\s+)?than\b",
+    ),
+    _rule(
         "explicit_prefer",
         PREFERENCE,
         HIGH,

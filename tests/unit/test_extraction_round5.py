@@ -287,3 +287,34 @@ def test_how_new_shoes_feel_is_no_response() -> None:
 def test_the_session_feels_pattern_is_linear(unit: str) -> None:
     [rule] = [r for r in rules.RULES if r.name == "session_feels"]
     assert_linear(rule.pattern, unit)
+
+
+# --- a request about the plan, or what is more fun -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "tag", "content"),
+    [
+        (
+            "Please don't give me two hard days in a row.",
+            "intensity:hard",
+            "Please don't give the athlete two hard days in a row",
+        ),
+        (
+            "Do not schedule anything on the track, I find it mind-numbing.",
+            "intensity:track",
+            "Do not schedule anything on the track",
+        ),
+        (
+            "Trail running is way more fun for me than road.",
+            "intensity:trail",
+            "Trail running is way more fun for the athlete than road",
+        ),
+    ],
+)
+def test_a_request_about_the_plan_is_a_preference(text: str, tag: str, content: str) -> None:
+    assert [(t, c) for t, tags, c in found(text) if tag in tags] == [(MemoryType.PREFERENCE, content)]
+
+
+def test_never_giving_up_is_no_preference() -> None:
+    assert found("I never give up in a race, even when it hurts.") == []
