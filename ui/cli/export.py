@@ -9,8 +9,6 @@ from pathlib import Path
 
 from domain.actors import SystemActor
 from domain.export_data import EXPORT_FORMATS
-from domain.exports import export_memory
-from domain.ingest import find_athlete
 from persistence.settings import Settings
 from persistence.uow import unit_of_work
 from ui.cli.command import Commands, add_command, open_database
@@ -26,6 +24,11 @@ def register(commands: Commands) -> None:
 
 
 def _export(args: argparse.Namespace, settings: Settings) -> int:
+    # Imported when run: they load the extraction rules, which take about a second to compile;
+    # the other commands start without them.
+    from domain.exports import export_memory
+    from domain.ingest import find_athlete
+
     with open_database(settings) as engine, unit_of_work(engine, read_only=True) as session:
         athlete = find_athlete(session, args.athlete)
         exported = export_memory(session, CLI, athlete=athlete, format=args.format)

@@ -7,9 +7,6 @@ from pathlib import Path
 
 from domain.actors import SystemActor
 from domain.errors import InvalidInput
-from domain.import_parse import MAX_IMPORT_BYTES
-from domain.imports import import_file
-from domain.ingest import find_athlete
 from persistence.settings import Settings
 from persistence.uow import unit_of_work
 from ui.cli.command import Commands, add_command, open_database
@@ -26,6 +23,10 @@ def register(commands: Commands) -> None:
 
 
 def _read(name: str) -> bytes:
+    # Imported when run: they load the extraction rules, which take about a second to compile;
+    # the other commands start without them.
+    from domain.import_parse import MAX_IMPORT_BYTES
+
     try:
         with open(name, "rb") as handle:
             return handle.read(MAX_IMPORT_BYTES + 1)  # past the cap the check says so without reading it all
@@ -34,6 +35,9 @@ def _read(name: str) -> bytes:
 
 
 def _import(args: argparse.Namespace, settings: Settings) -> int:
+    from domain.imports import import_file
+    from domain.ingest import find_athlete
+
     data = _read(args.file)
     with open_database(settings) as engine, unit_of_work(engine) as session:
         athlete = find_athlete(session, args.athlete)

@@ -9,7 +9,6 @@ from pathlib import Path
 from domain.actors import SystemActor
 from domain.enums import SourceKind
 from domain.errors import InvalidInput
-from domain.ingest import find_athlete, ingest
 from domain.schemas import MAX_SOURCE_TEXT
 from persistence.settings import Settings
 from persistence.uow import unit_of_work
@@ -40,6 +39,10 @@ def _read_text(name: str) -> str:
 
 
 def _ingest(args: argparse.Namespace, settings: Settings) -> int:
+    # Imported when run: they load the extraction rules, which take about a second to compile;
+    # the other commands start without them.
+    from domain.ingest import find_athlete, ingest
+
     text = _read_text(args.file)
     with open_database(settings) as engine, unit_of_work(engine) as session:
         athlete = find_athlete(session, args.athlete)
