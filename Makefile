@@ -33,7 +33,7 @@ test: $(STAMP) $(DESKTOP_STAMP) tests/e2e/node_modules/axe-core/axe.min.js
 	$(PYTEST) tests/ui -q -n 2
 	$(PYTEST) tests/api -q -n 2
 	$(PYTEST) tests/e2e -q -n 2 --dist worksteal
-	$(PYTEST) tests/scale tests/desktop -q -n 2 --dist loadfile
+	$(PYTEST) tests/scale tests/desktop -q -n 2 --dist loadgroup
 
 test-fast: $(STAMP)
 	$(PYTEST) tests/unit tests/integration -q -n 2

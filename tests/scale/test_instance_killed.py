@@ -10,6 +10,7 @@ import uuid
 from dataclasses import dataclass, field
 
 import httpx
+import pytest
 from playwright.sync_api import expect
 from sqlalchemy import func, select
 
@@ -22,6 +23,10 @@ from tests.e2e.context_locators import memory_card
 from tests.scale.cluster import Cluster, Instance
 from tests.scale.conftest import NewPage, log_in
 from tests.scale.test_two_instances import add_through_dialog, unique
+
+# One cluster per module (the `pair` fixture): `make test` runs with --dist loadgroup, so the module
+# stays on one worker while the desktop tests, unmarked, spread over both.
+pytestmark = pytest.mark.xdist_group("instance_killed")
 
 NOTES_BEFORE_KILL = 10
 MAX_NOTES = 2_000  # the writer stops by itself at the latest here

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import uuid
 
+import pytest
 from playwright.sync_api import Page, expect
 from sqlalchemy import func, select
 
@@ -19,6 +20,10 @@ from persistence.uow import unit_of_work
 from tests.e2e.context_locators import dialog, memory_card
 from tests.scale.cluster import Cluster
 from tests.scale.conftest import NewPage, log_in
+
+# One cluster per module (the `pair` fixture): `make test` runs with --dist loadgroup, so the module
+# stays on one worker while the desktop tests, unmarked, spread over both.
+pytestmark = pytest.mark.xdist_group("two_instances")
 
 
 def unique(text: str) -> str:
