@@ -983,16 +983,7 @@ RULES: tuple[Rule, ...] = (
         r"|\b(?:want|wants|wanting|hope|hoping|aim|aiming|trying)\s+to\s+break\s+\d"
         r"|\bweek\s+\d+\s+of\s+\d+\s+(?:for|to|until)\s+\w"
         r"|\b(?:i(?:" + _A + r"m|\s+am)\s+(?:doing|running|racing)|take\s+part\s+(?:in|to)|run\s+the|race\s+the)\s+"
-        r"(?:[\w'’-]+\s+){1,4}?in\s+" + _MONTH + r"\b"
-        # round 5, a goal without a race word, in the words of two outside writers each: "aiming for 9:30 at the
-        # regionals", "I'm aiming for the relay next summer", "switched to the 70.3 in May" (not "switched to chews
-        # instead")
-        r"|\baiming\s+for\s+(?:the|a|an|sub|\d)"
-        r"|\bswitch(?:ed|ing)\s+to\s+(?:the\s+)?(?:[\w.'’-]+\s+){0,3}?(?:"
-        + _EVENT
-        + r"|70\.3|10k|5k|in\s+"
-        + _MONTH
-        + r"\b)",
+        r"(?:[\w'’-]+\s+){1,4}?in\s+" + _MONTH + r"\b",
         tags=("context:goal",),
     ),
     _rule(

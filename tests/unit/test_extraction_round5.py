@@ -80,28 +80,6 @@ def test_the_schedule_pattern_is_linear(unit: str) -> None:
     assert_linear(re.compile(rules._FIXED_SLOT, re.IGNORECASE), unit)
 
 
-# --- a goal said without a race word ---------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("text", "content"),
-    [
-        ("Aiming for sub 40 at the county 10k in the spring.", "Aiming for sub 40 at the county 10k in the spring"),
-        (
-            "I'm aiming for a place in the masters relay team next year.",
-            "Is aiming for a place in the masters relay team next year",
-        ),
-        ("Dropped the full, I switched to the half in October.", "Switched to the half in October"),
-    ],
-)
-def test_a_goal_without_a_race_word_is_a_goal(text: str, content: str) -> None:
-    assert [(t, c) for t, tags, c in found(text) if "context:goal" in tags] == [(CONTEXT, content)]
-
-
-def test_switching_to_something_else_is_no_goal() -> None:
-    assert not has("I've switched to trail shoes instead, much comfier.", CONTEXT, "context:goal")
-
-
 # --- a trip with its dates is travel ---------------------------------------------------------------------------------
 
 
@@ -127,12 +105,6 @@ def test_a_trip_is_travel(text: str) -> None:
 )
 def test_an_errand_or_a_plan_is_no_trip(text: str) -> None:
     assert not has(text, CONTEXT, "context:travel")
-
-
-@pytest.mark.parametrize("unit", ["aiming for ", "switched to the ", "switched to to 5k "])
-def test_the_goal_patterns_are_linear(unit: str) -> None:
-    [rule] = [r for r in rules.RULES if r.name == "target_context"]
-    assert_linear(rule.pattern, unit)
 
 
 @pytest.mark.parametrize("unit", ["trip to ", "away in 3 - ", "i'm away in x 1-", "going back to for 3 week "])
