@@ -63,11 +63,14 @@ def test_a_typed_tag_is_shown_as_typed_never_compiled_or_rendered(sized_page: Pa
     page.get_by_role("button", name="Add memory").click()
     hostile = "{{ 7*7 }}</q-chip><b>bold</b>"
     tags = dialog(page).get_by_label("Tags")
+    chips = dialog(page).locator(".mr-tag-chip .q-chip__content")
     tags.fill(hostile)
     tags.press("Enter")
+    # as a person does: the first chip is there before the next tag is typed (under CI load, typing on at
+    # once lost a chip once in 2 workers; see the closing note of 2026-11-24)
+    expect(chips).to_have_count(1)
     tags.fill("hotel gyms")  # plain words: a tag of their own, shown in words
     tags.press("Enter")
-    chips = dialog(page).locator(".mr-tag-chip .q-chip__content")
     expect(chips).to_have_count(2)
     expect(chips.first).to_have_text(hostile)
     expect(chips.nth(1)).to_have_text("Hotel gyms")
