@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 from typing import Literal
 
 from sqlalchemy import Integer, bindparam, delete, exists, func, insert, select
@@ -15,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from domain.actors import require_athlete
 from domain.api_tokens import Caller, note_use
+from domain.memory_rows import RowReader, reading
 from domain.models import CoachRead, CoachReadMemory, Memory, User
 from domain.prepared import Prepared
 from domain.types import utcnow
@@ -169,15 +171,27 @@ def usage_counts(session: Session, actor: User | None, memory_ids: Sequence[int]
     usage: dict[int, Usage] = {}
     wanted = sorted(set(memory_ids))
     for start in range(0, len(wanted), CHUNK):
-        rows = session.execute(
-            select(CoachReadMemory.memory_id, func.count(), func.max(CoachRead.at))
-            .join(CoachRead, CoachRead.id == CoachReadMemory.read_id)
-            .where(CoachReadMemory.memory_id.in_(wanted[start : start + CHUNK]), CoachRead.athlete_id == athlete.id)
-            .group_by(CoachReadMemory.memory_id)
-        )
-        for memory_id, count, last_at in rows:
+        chunk = wanted[start : start + CHUNK]
+        values: dict[str, object] = {f"memory_{n}": memory_id for n, memory_id in enumerate(chunk)}
+        values["athlete_id"] = athlete.id
+        for memory_id, count, last_at in _usage(len(chunk)).tuples(reading(session), values):
             usage[memory_id] = Usage(count=count, last_at=last_at)
     return usage
+
+
+@cache
+def _usage(memories: int) -> RowReader:
+    """The usage statement for a number of ids, built once: the Context page runs it on every open
+    (a page of 20 memories), and building it per call cost more than running it (issue 9)."""
+    return RowReader(
+        select(CoachReadMemory.memory_id, func.count(), func.max(CoachRead.at))
+        .join(CoachRead, CoachRead.id == CoachReadMemory.read_id)
+        .where(
+            CoachReadMemory.memory_id.in_([bindparam(f"memory_{n}", type_=Integer) for n in range(memories)]),
+            CoachRead.athlete_id == bindparam("athlete_id", type_=Integer),
+        )
+        .group_by(CoachReadMemory.memory_id)
+    )
 
 
 def reads_before(session: Session, cutoff: datetime) -> list[int]:

@@ -1,10 +1,10 @@
 """The Context page's reads run statements built once (domain/memory_lists.py, domain/overview.py,
-domain/proposals.py, domain/search.py, issue 9). Each gives exactly what the ORM query it replaced
-gave (written out here as it was), for an athlete with memories of every type, source,
-confidence and state (deleted, archived, hidden from the coach), ties in every sort, another
-athlete's rows beside them, pages of every size and their edges, and searches: words, prefixes,
-no match, no words, another athlete's or a deleted memory's word, and (on SQLite) a word common
-enough to be read the other way."""
+domain/proposals.py, domain/search.py, the coach usage in domain/coach_reads.py, issue 9). Each
+gives exactly what the ORM query it replaced gave (written out here as it was), for an athlete
+with memories of every type, source, confidence and state (deleted, archived, hidden from the
+coach), ties in every sort, another athlete's rows beside them, pages of every size and their
+edges, and searches: words, prefixes, no match, no words, another athlete's or a deleted memory's
+word, and (on SQLite) a word common enough to be read the other way."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from domain import memories, proposals
 from domain.actors import SYSTEM
 from domain.api_tokens import Caller, create_token
 from domain.coach_context import set_hidden
-from domain.coach_reads import record_read
+from domain.coach_reads import Usage, record_read, usage_counts
 from domain.enums import (
     CONFIDENCE_RANK,
     ApiScope,
@@ -42,7 +42,7 @@ from domain.memory_lists import (
     source_dates,
 )
 from domain.memory_writes import insert_memory
-from domain.models import Memory, Proposal, SourceText, User
+from domain.models import CoachRead, CoachReadMemory, Memory, Proposal, SourceText, User
 from domain.overview import learned_per_week, overview, week_start
 from domain.search import COMMON_MATCHES, text_match
 from domain.types import utcnow
@@ -214,6 +214,16 @@ def old_source_dates(session: Session, items: list[Memory]) -> dict[int, datetim
 
 
 # ---- the data ----
+
+
+def old_usage_counts(session: Session, user: User, memory_ids: list[int]) -> dict[int, Usage]:
+    rows = session.execute(
+        select(CoachReadMemory.memory_id, func.count(), func.max(CoachRead.at))
+        .join(CoachRead, CoachRead.id == CoachReadMemory.read_id)
+        .where(CoachReadMemory.memory_id.in_(memory_ids), CoachRead.athlete_id == user.id)
+        .group_by(CoachReadMemory.memory_id)
+    )
+    return {memory_id: Usage(count=count, last_at=last_at) for memory_id, count, last_at in rows}
 
 
 def values_of(items: list[Memory]) -> list[dict[str, Any]]:
@@ -423,3 +433,19 @@ def test_source_dates_are_what_the_orm_query_read(engine: Engine, stored: User) 
                 assert dates == old_source_dates(session, shown)
                 dated += len(dates)
         assert dated
+
+
+def test_coach_usage_is_what_the_orm_query_read(engine: Engine, stored: User, other_athlete: User) -> None:
+    """ "Used by your coach N times, last …": the same counts and times for pages of every size, ids
+    served to the coach and never served, and the other athlete's memories (whose reads name the
+    athlete's ids too) among them."""
+    with unit_of_work(engine, read_only=True) as session:
+        user = session.get(User, stored.id)
+        mine = sorted(session.scalars(select(Memory.id).where(Memory.athlete_id == stored.id)))
+        theirs = list(session.scalars(select(Memory.id).where(Memory.athlete_id == other_athlete.id)))
+        used = 0
+        for ids in (mine[:1], mine[:12], mine[5:25], mine, [*mine[:6], *theirs, 10**9], []):
+            usage = usage_counts(session, user, ids)
+            assert usage == old_usage_counts(session, user, ids)
+            used += len(usage)
+        assert used  # some of the athlete's memories were served
