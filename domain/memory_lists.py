@@ -1,8 +1,8 @@
 """Reading an athlete's memories as lists: filters, search, sort, pages, one page per type.
 
-The Context page asks for every shown type at once (`list_memories_by_type`): one grouped count
-and one statement that takes each type's first page from the index on (athlete, status, type,
-updated_at, id), so a page costs the rows it shows, not the athlete's whole store. "Show more"
+The Context page reads one list (`memory_view`): one grouped count per type and one page, taken
+from the index on (athlete, status, type, updated_at, id), so a page costs the rows it shows, not
+the athlete's whole store (`list_memories_by_type`, a first page per type, is no longer on it). "Show more"
 continues after the last shown memory (`list_more`, keyset), never by OFFSET, which re-reads
 every row it skips.
 
@@ -19,7 +19,7 @@ interpreter lock the event loop needs). Memories come back as the session's obje
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import lru_cache
 from typing import Any, Literal, cast
@@ -170,7 +170,7 @@ def memory_view(
     """Two statements: one grouped count (from the index on athlete, status, type) and one page."""
     owner_id = owner_scope(actor, athlete_id)
     shape, values = _shape(session, query, owner_id)
-    counts = _counts(session, replace_types(shape, 0), values)
+    counts = _counts(session, replace(shape, types=0), values)
     total = sum(n for t, n in counts.items() if not query.types or t in query.types)
     items: list[Memory] = []
     if total:
@@ -283,10 +283,6 @@ class ListShape:
 
 
 _ALL = ListShape(0, 0, 0, "", "updated")
-
-
-def replace_types(shape: ListShape, types: int) -> ListShape:
-    return ListShape(types, shape.sources, shape.confidences, shape.search, shape.sort)
 
 
 def _shape(session: Session, query: MemoryQuery, owner_id: int) -> tuple[ListShape, dict[str, Any]]:
