@@ -18,7 +18,6 @@ from domain.memory_lists import active_counts
 from domain.memory_rows import RowReader, reading
 from domain.models import Memory, User
 from domain.types import utcnow
-from domain.visibility import VISIBLE
 
 DEFAULT_WEEKS = 12
 MAX_WEEKS = 104
@@ -53,7 +52,7 @@ def learned_per_week(
     first = week_start(now or utcnow()) - timedelta(weeks=weeks - 1)
     starts = [first + timedelta(weeks=i) for i in range(weeks)]
     bounds = [datetime(day.year, day.month, day.day, tzinfo=zone) for day in starts]
-    params = {"athlete_id": user.id, "b_status": VISIBLE, **{f"start_{n}": start for n, start in enumerate(bounds)}}
+    params = {"athlete_id": user.id, **{f"start_{n}": start for n, start in enumerate(bounds)}}
     (row,) = _per_week_counts(weeks).tuples(reading(session), params)
     return [WeekCount(week, int(count or 0)) for week, count in zip(starts, row, strict=True)]
 
@@ -62,8 +61,8 @@ def learned_per_week(
 def _per_week_counts(weeks: int) -> RowReader:
     """Built and compiled once per number of weeks, with the week starts as parameters, so a page
     load does not build a dozen CASE expressions again (memory_rows.RowReader). The last week is
-    open-ended. The soft-delete filter is written out again at the end, as the ORM's option added it
-    to this statement before (the same SQL)."""
+    open-ended. Active memories only: a Core statement, so the ORM's soft-delete option does not
+    add its own status filter."""
     created = Memory.created_at
     starts = [bindparam(f"start_{n}", type_=created.type) for n in range(weeks)]
     ends: list[BindParameter[Any] | None] = [*starts[1:], None]
@@ -76,7 +75,6 @@ def _per_week_counts(weeks: int) -> RowReader:
             Memory.athlete_id == bindparam("athlete_id", type_=Integer),
             Memory.status == MemoryStatus.ACTIVE,
             created >= starts[0],
-            Memory.status == bindparam("b_status", type_=Memory.status.type),
         )
     )
 
