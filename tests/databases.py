@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import atexit
 import os
 import shutil
 import subprocess
@@ -78,18 +77,20 @@ class PostgresTemplate:
         try:
             with admin.begin() as connection:
                 connection.execute(text(f'CREATE SCHEMA "{cls._name}"'))
-            atexit.register(_drop_schema, cls._name)
             engine = make_engine(postgres_url(), connect_args={"options": f"-csearch_path={cls._name}"})
             upgrade(engine)
             engine.dispose()
+            url = make_url(postgres_url()).set(drivername="postgresql").render_as_string(False)
+            dump = subprocess.run(
+                [pg_dump, "--no-owner", "--no-privileges", "--inserts", "--schema", cls._name, url],
+                capture_output=True,
+                text=True,
+            )
         finally:
             admin.dispose()
-        url = make_url(postgres_url()).set(drivername="postgresql")
-        dump = subprocess.run(
-            [pg_dump, "--no-owner", "--no-privileges", "--inserts", "--schema", cls._name, url.render_as_string(False)],
-            capture_output=True,
-            text=True,
-        )
+            # The dump is all a copy needs: the schema goes now, not at this process's exit, so a test
+            # process killed outright (a timeout, a crashed worker) leaves no template behind.
+            _drop_schema(cls._name)
         if dump.returncode != 0:
             return None
         # psql's own commands (\restrict) are not SQL; the schema is created by its CREATE SCHEMA line.
