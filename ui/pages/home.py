@@ -38,6 +38,7 @@ from ui.components.text import clip
 from ui.components.undo_bar import UndoBar
 from ui.components.view_panels import ViewPanels
 from ui.pages.guard import page_user_with
+from ui.pages.turns import building_turn
 from ui.session import SessionEnded, attempt, in_thread, tab_action
 
 MAX_ID = 2**63 - 1
@@ -77,8 +78,9 @@ async def context_page(memory: str | None = None, view: str | None = None) -> No
     if admitted is None:
         return
     user, data = admitted
-    with frame(user, "Your memory"):
-        page = ContextPage(filters, data, view)
+    async with building_turn():  # one page's elements per turn of the event loop (ui/pages/turns.py)
+        with frame(user, "Your memory"):
+            page = ContextPage(filters, data, view)
     if memory is not None:  # a link to one memory opens its history (only one's own: others are "not found")
         memory_id = int(memory) if memory.isascii() and memory.isdigit() else 0
         if 1 <= memory_id <= MAX_ID:
