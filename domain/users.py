@@ -6,8 +6,10 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import bindparam, func, or_, select
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.instrumentation import manager_of_class
+from sqlalchemy.orm.util import identity_key
 
 from domain import audit
 from domain.access_log import record_admin_view
@@ -15,6 +17,7 @@ from domain.actors import Actor, require_admin, require_admin_or_system
 from domain.content import scrub_text
 from domain.enums import AccessKind, AuditAction, AuditTarget, Role
 from domain.errors import InvalidInput, NotFound
+from domain.memory_rows import RowReader, attached
 from domain.models import User
 from domain.paging import clamp_page, page_count
 from domain.passwords import check_new_password, hash_password
@@ -129,8 +132,18 @@ def _active_admins(session: Session, *, excluding: int) -> int:
     )
 
 
+_USER_BY_ID = RowReader(select(*User.__table__.columns).where(User.id == bindparam("user_id")))
+NEW_USER = manager_of_class(User).new_instance  # an instance without its constructor
+
+
 def get_user(session: Session, user_id: int) -> User | None:
-    return session.get(User, user_id)
+    """`session.get(User, user_id)` with a statement compiled once: every page open and every page
+    action reads its user (about a quarter of a millisecond of the ORM's work each time, issue 9)."""
+    held = session.identity_map.get(identity_key(User, user_id))
+    if held is not None:
+        return session.get(User, user_id)  # what the session holds (refreshed if it was expired)
+    row = _USER_BY_ID.one(session.connection(), {"user_id": user_id})  # no autoflush, as session.get
+    return None if row is None else attached(session, NEW_USER(), row)
 
 
 def reset_password(session: Session, actor: User | None, *, user_id: int, new_password: str) -> User:

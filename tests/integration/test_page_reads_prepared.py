@@ -1,5 +1,6 @@
 """The Context page's reads run statements built once (domain/memory_lists.py, domain/overview.py,
-domain/proposals.py, domain/search.py, the coach usage in domain/coach_reads.py, issue 9). Each
+domain/proposals.py, domain/search.py, the coach usage in domain/coach_reads.py, the user in
+domain/users.py, issue 9). Each
 gives exactly what the ORM query it replaced gave (written out here as it was), for an athlete
 with memories of every type, source, confidence and state (deleted, archived, hidden from the
 coach), ties in every sort, another athlete's rows beside them, pages of every size and their
@@ -46,6 +47,7 @@ from domain.models import CoachRead, CoachReadMemory, Memory, Proposal, SourceTe
 from domain.overview import learned_per_week, overview, week_start
 from domain.search import COMMON_MATCHES, text_match
 from domain.types import utcnow
+from domain.users import get_user
 from persistence.uow import unit_of_work
 from tests.factories import make_memory
 
@@ -66,6 +68,7 @@ FILTERS = (
     },
 )
 COLUMNS = [column.key for column in Memory.__table__.columns]
+USER_COLUMNS = [column.key for column in User.__table__.columns]
 WORDS = ("Knee pain after long runs", "calf tightness", "knee AND Calf", "Prefers morning runs", "Müdigkeit nach")
 
 
@@ -449,3 +452,38 @@ def test_coach_usage_is_what_the_orm_query_read(engine: Engine, stored: User, ot
             assert usage == old_usage_counts(session, user, ids)
             used += len(usage)
         assert used  # some of the athlete's memories were served
+
+
+def test_the_user_every_page_reads_is_what_session_get_read(engine: Engine, athlete: User, other_athlete: User) -> None:
+    """Every page open and action reads its user (domain.users.get_user, a statement built once): the
+    same user as session.get, its role, name, disabled flag and session epoch as stored now (a
+    password reset or a disabled account ends the tab's session), none for an id nobody has."""
+    with unit_of_work(engine) as session:
+        session.get(User, other_athlete.id).disabled = True  # type: ignore[union-attr]
+        session.get(User, other_athlete.id).session_epoch += 1  # type: ignore[union-attr]
+    for user_id in (athlete.id, other_athlete.id):
+        with unit_of_work(engine, read_only=True) as session:
+            expected = {c: getattr(session.get(User, user_id), c) for c in USER_COLUMNS}
+        with unit_of_work(engine, read_only=True) as session:
+            read = get_user(session, user_id)
+            assert read is not None
+            assert {c: getattr(read, c) for c in USER_COLUMNS} == expected
+            assert get_user(session, user_id) is read is session.get(User, user_id)  # the session's one object
+            assert read.is_admin is False
+    with unit_of_work(engine, read_only=True) as session:
+        assert get_user(session, 10**9) is None
+        disabled = get_user(session, other_athlete.id)
+        assert disabled is not None and disabled.disabled and disabled.session_epoch == expected["session_epoch"]
+
+
+def test_a_user_changed_in_the_same_unit_of_work_is_read_as_changed(engine: Engine, athlete: User) -> None:
+    with unit_of_work(engine) as session:
+        user = get_user(session, athlete.id)
+        assert user is not None
+        user.display_name = "Renamed"
+        session.flush()
+        session.expire(user)  # as a commit leaves what the session holds
+        again = get_user(session, athlete.id)
+        assert again is user and again.display_name == "Renamed"
+    with unit_of_work(engine, read_only=True) as session:
+        assert get_user(session, athlete.id).display_name == "Renamed"  # type: ignore[union-attr]
