@@ -8,6 +8,12 @@ the logged-in user, the memory list's first page with its rows, the overview, an
     valgrind --tool=callgrind python -m tests.perf.page_reads --pages 40   # instructions:
     # run it twice (e.g. 40 and 140 pages) and divide the difference by the pages between them
 
+`--build` also builds each page's elements as the server does on its event loop once the read is
+done (ui/pages/home.py's ContextPage, in a NiceGUI client of its own, without a request or a
+socket; the header around it is not built: it needs a browser's storage) and prints their CPU
+per page and how many elements a page holds, by kind. The garbage collector runs as the server
+runs it (ui/gc_policy.py): what was there before the pages is frozen.
+
 `--search WORD` loads the list as a search for WORD shows it. The SQLite file is a copy of the
 cached data set (on /dev/shm when there is one); `--postgres` loads the same data set into a
 fresh schema of the test PostgreSQL server instead.
@@ -17,12 +23,15 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import inspect
 import pstats
 import shutil
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from sqlalchemy import Engine
@@ -61,12 +70,52 @@ def page_load(view: str, search: str) -> Callable[[Session, User], object]:
     return load
 
 
-def open_pages(engine: Engine, athlete_id: int, pages: int, load: Callable[[Session, User], object]) -> None:
+def open_pages(
+    engine: Engine, athlete_id: int, pages: int, load: Callable[[Session, User], object], build: Builder | None = None
+) -> None:
     for _ in range(pages):
         with unit_of_work(engine, read_only=True) as session:
             user = get_user(session, athlete_id)
             assert user is not None
-            load(session, user)
+            data = load(session, user)
+        if build is not None:
+            build.page(data)
+
+
+@dataclass
+class Builder:
+    """Builds the Context page's elements from a page's data, each page in a client of its own."""
+
+    view: str
+    cpu_s: float = 0.0
+    whole_s: float = 0.0  # with the client's own making and deleting
+    pages: int = 0
+    kinds: Counter[str] = field(default_factory=Counter)
+
+    def page(self, data: object) -> None:
+        from nicegui import Client
+        from nicegui.page import page
+
+        from ui.pages.home import ContextPage, PageData
+
+        assert isinstance(data, tuple)
+        whole = time.thread_time()
+        client = Client(page("/"), request=None)
+        started = time.thread_time()
+        with client:
+            ContextPage(MemoryFilters(), PageData(*data), self.view)
+        self.cpu_s += time.thread_time() - started
+        self.pages += 1
+        if not self.kinds:
+            self.kinds.update(_kind(element) for element in client.elements.values())
+        client.delete()
+        self.whole_s += time.thread_time() - whole
+
+    def report(self) -> None:
+        built = sum(self.kinds.values())
+        print(f"{self.pages} page builds: CPU {self.cpu_s * 1000 / self.pages:.2f} ms per page, {built} elements "
+              "(the client's layout and the page's)")  # fmt: skip
+        print("  " + ", ".join(f"{kind} {n}" for kind, n in self.kinds.most_common()))
 
 
 def main() -> None:
@@ -77,6 +126,7 @@ def main() -> None:
     parser.add_argument("--search", default="")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--postgres", action="store_true")
+    parser.add_argument("--build", action="store_true", help="also build each page's elements (no server)")
     args = parser.parse_args()
     load = page_load(args.view, args.search)
     shm = Path("/dev/shm")
@@ -99,19 +149,49 @@ def main() -> None:
 
 
 def _run(engine: Engine, athlete_id: int, args: argparse.Namespace, load: Callable[[Session, User], object]) -> None:
-    open_pages(engine, athlete_id, args.warmup, load)
+    build = _builder(engine, args) if args.build else None
+    open_pages(engine, athlete_id, args.warmup, load, build)
+    if build is not None:
+        build.cpu_s, build.whole_s, build.pages = 0.0, 0.0, 0
+        gc.collect()
+        gc.freeze()  # as ui/gc_policy.py does once the server has started
     if args.profile:
         profiler = cProfile.Profile()
         profiler.enable()
     started_cpu, started = time.process_time(), time.perf_counter()
-    open_pages(engine, athlete_id, args.pages, load)
+    open_pages(engine, athlete_id, args.pages, load, build)
     cpu, wall = time.process_time() - started_cpu, time.perf_counter() - started
     if args.profile:
         profiler.disable()
         pstats.Stats(profiler).sort_stats("tottime").print_stats(40)
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(60)
     per_page = 1000 / args.pages
+    if build is not None:
+        cpu -= build.whole_s
+        build.report()
     print(f"{args.pages} page loads: CPU {cpu * per_page:.2f} ms per page, wall {wall * per_page:.2f} ms")
+
+
+def _kind(element: object) -> str:
+    name = type(element).__name__
+    return str(getattr(element, "tag", name)) if name == "Element" else name
+
+
+def _builder(engine: Engine, args: argparse.Namespace) -> Builder:
+    """The app as the server sets it up for its pages (ui/server.py): its runtime, the theme's button
+    props, NiceGUI's signature check kept per handler, the collector's thresholds."""
+    from nicegui import ui
+
+    from persistence.settings import Settings
+    from ui import handler_signatures, runtime
+    from ui.gc_policy import INTERPRETER_FULL_AFTER
+
+    runtime.configure(engine, Settings())
+    ui.button.default_props("no-caps unelevated")
+    handler_signatures.install()
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, INTERPRETER_FULL_AFTER)
+    return Builder(args.view)
 
 
 if __name__ == "__main__":
