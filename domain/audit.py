@@ -127,9 +127,21 @@ class Seal(Protocol):
 _SEALS: WeakKeyDictionary[Pool, Seal] = WeakKeyDictionary()
 
 
+_ENGINE_SEALS: WeakKeyDictionary[Engine, Seal] = WeakKeyDictionary()
+
+
 def attach_seal(engine: Engine, seal: Seal) -> None:
-    """Key every event this engine writes and anchor its head (every session on the engine)."""
-    _SEALS[engine.pool] = seal
+    """Key every event this engine writes and anchor its head (every session on the engine), also
+    after `engine.dispose()` (a forked writer's first step), which gives the engine a new pool."""
+    _SEALS[engine.pool] = _ENGINE_SEALS[engine] = seal
+    if not orm_event.contains(engine, "engine_disposed", _seal_new_pool):
+        orm_event.listen(engine, "engine_disposed", _seal_new_pool)
+
+
+def _seal_new_pool(engine: Engine) -> None:
+    seal = _ENGINE_SEALS.get(engine)
+    if seal is not None:
+        _SEALS[engine.pool] = seal
 
 
 def seal_of(session: Session) -> Seal | None:
