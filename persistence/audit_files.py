@@ -88,10 +88,13 @@ class FileSeal:
             os.close(fd)  # closing releases the lock
 
     def _write(self, anchor: Anchor) -> None:
+        """A new file renamed over the old one, not synced to disk: the anchor may lag the database
+        (a power cut can bring back the one before, as a process killed before it wrote does), so a
+        sync buys nothing it promises, and it was a second disk flush on every write (issue 9: one
+        fsync beside the database's own per commit). The rename keeps it whole: a reader sees the old
+        anchor or the new one; after a crash, ext4 (its replace-by-rename ordering) gives the same."""
         body = json.dumps({"seq": anchor.seq, "hash": anchor.hash, "keyed_after": anchor.keyed_after})
         draft = self.path.with_name(f"{self.path.name}.{secrets.token_hex(6)}.tmp")
         with os.fdopen(os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as file:
             file.write(body)
-            file.flush()
-            os.fsync(file.fileno())
         os.replace(draft, self.path)

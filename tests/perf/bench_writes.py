@@ -14,16 +14,21 @@ connection to the same server). The stored memories and the pending proposals co
 tests/perf/dataset (BULK LOAD, not the services; PostgreSQL is ANALYZEd after it, as autovacuum
 would); the measured operations all go through the services. Edits and deletes work on the
 memories the adds made; confirms on the data set's pending proposals (their dedup outcomes are
-counted and printed). The audit chain is verified after each run, from the data set's last event
-(checked again) over every event the run wrote.
+counted and printed). The audit chain is keyed and anchored as the app runs it (persistence/ready.py:
+an HMAC per event, the anchor file moved after each commit), and verified after each run, from the
+data set's last event (checked again) over every event the run wrote.
 """
 
 from __future__ import annotations
 
+import atexit
 import multiprocessing
 import os
+import secrets
+import shutil
 import sqlite3
 import statistics
+import tempfile
 import threading
 import time
 from collections import Counter
@@ -42,6 +47,8 @@ from domain.audit import Checkpoint, verify_chain
 from domain.enums import MemoryType, ProposalStatus
 from domain.models import AuditHead, Proposal, User
 from domain.schemas import MemoryCreate, MemoryEdit
+from persistence.audit_seal import seal_engine
+from persistence.settings import Settings
 from persistence.uow import unit_of_work
 from tests.perf.dataset import Spec, generate, postgres_database, sqlite_database
 
@@ -75,11 +82,21 @@ class Setup:
     statements: list[int] = field(default_factory=lambda: [0])
 
 
+def seal(engine: Engine) -> None:
+    """Key and anchor the chain as the app does from its start (persistence/ready.py), so each write
+    pays what it pays there: the events' HMAC, and the anchor file moved after each commit."""
+    folder = tempfile.mkdtemp(prefix="bench-seal-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    url = engine.url.render_as_string(hide_password=False)
+    seal_engine(engine, Settings(database_url=url, data_dir=Path(folder), audit_key=secrets.token_urlsafe(32)))
+
+
 def prepare(engine: Engine, spec: Spec) -> Setup:
     loaded = generate(engine, spec)
     if engine.dialect.name == "postgresql":
         with engine.begin() as connection:
             connection.exec_driver_sql("ANALYZE")
+    seal(engine)
     with unit_of_work(engine, read_only=True) as session:
         athletes = [session.get_one(User, athlete_id) for athlete_id in loaded.heavy]
         pending = [
