@@ -20,7 +20,7 @@ from persistence.ready import ready_engine
 from persistence.settings import Settings
 from persistence.uow import unit_of_work
 from ui import gc_policy, handler_signatures, loop_syscalls, runtime, socket_guard
-from ui.api.setup import api_docs, install_api, kept_for_api
+from ui.api.setup import api_docs, install_api, kept_for_api, with_context_lane
 from ui.assets import ASSETS, stylesheet
 from ui.auth import LoginRequired, configure_login_throttle
 from ui.static_cache import StaticCache
@@ -104,13 +104,17 @@ def _with_security_headers(
 
 def _install_security_headers(settings: Settings) -> None:
     """Wraps the whole middleware stack, NiceGUI's session middleware included (it sets the cookie and is
-    added by ui.run itself, after `prepare`), so the headers and the Secure flag reach every response."""
+    added by ui.run itself, after `prepare`), so the headers and the Secure flag reach every response;
+    the context route's lane in front of it puts them on its answers too (ui.api.setup)."""
     if getattr(app, "_security_headers", False):
         return
     build = app.build_middleware_stack
 
+    def with_headers(inner: ASGIApp) -> ASGIApp:
+        return SecurityHeaders(inner, secure_cookie=settings.secure_cookie)
+
     def build_with_headers() -> ASGIApp:
-        return SecurityHeaders(StaticCache(build()), secure_cookie=settings.secure_cookie)
+        return with_context_lane(with_headers(StaticCache(build())), with_headers)
 
     app.build_middleware_stack = build_with_headers  # type: ignore[method-assign]
     app._security_headers = True  # type: ignore[attr-defined]

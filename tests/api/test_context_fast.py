@@ -1,7 +1,9 @@
-"""The context route's short way (ui.api.context_fast) answers exactly as the FastAPI route does.
+"""The context route's short way (ui.api.context_fast, a lane in front of the whole middleware stack)
+answers exactly as the FastAPI route does.
 
 A request the short way does not take (here: one more, unknown, query parameter, which FastAPI
-ignores) goes through the router; both answers must be the same bytes: status, headers, body.
+ignores) goes through the whole stack and the router; both answers must be the same bytes: status,
+headers, body. What the lane leaves to the stack (no token, a body) is answered as it always was.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ import pytest
 from starlette.types import Scope
 
 from tests.api.conftest import ApiServer
-from ui.api.context_fast import plain_ask
+from ui.api.context_fast import lane_ask, plain_ask
+from ui.server import CONTENT_SECURITY_POLICY, SECURITY_HEADERS
 
 TOKEN = "mr_" + "a" * 43
 
@@ -61,6 +64,21 @@ def test_a_plain_context_request_takes_the_short_way(query: str, expected: tuple
 )
 def test_anything_odd_is_left_to_the_router(odd: dict[str, str]) -> None:
     assert plain_ask(scope(**odd)) is None
+
+
+@pytest.mark.parametrize(
+    ("headers", "reason"),
+    [
+        ([(b"host", b"x")], "no token: the gate's 401"),
+        ([(b"host", b"x"), (b"authorization", b"Bearer ")], "no token: the gate's 401"),
+        ([(b"host", b"x"), (b"authorization", f"Basic {TOKEN}".encode())], "no bearer token: the gate's 401"),
+        ([*scope()["headers"], (b"content-length", b"3")], "a body: the gate reads or refuses it"),
+        ([*scope()["headers"], (b"transfer-encoding", b"chunked")], "a body: the gate reads or refuses it"),
+    ],
+)
+def test_the_lane_leaves_to_the_gate_what_the_gate_decides(headers: list[tuple[bytes, bytes]], reason: str) -> None:
+    assert lane_ask(scope()) is not None
+    assert lane_ask({**scope(), "headers": headers}) is None, reason
 
 
 def _same(api: ApiServer, secret: str | None, username: str, params: dict[str, str], gzip: bool) -> httpx.Response:
@@ -112,3 +130,39 @@ def test_its_refusals_are_the_routes(api: ApiServer, who: str, username: str, st
     }[who]
     answer = _same(api, secret, username, {"query": "knee"}, gzip=False)
     assert answer.status_code == status and answer.json()["error"]
+
+
+@pytest.mark.parametrize("secret", ["read token", "unknown token"])
+def test_the_lanes_answers_carry_the_security_headers(api: ApiServer, secret: str) -> None:
+    token = api.token("read") if secret == "read token" else TOKEN
+    with api.client(token) as client:
+        answer = client.get("/api/v1/athletes/alex/context", params={"query": "knee"})
+    assert answer.status_code == (200 if secret == "read token" else 401)
+    assert answer.headers["content-security-policy"] == CONTENT_SECURITY_POLICY
+    for name, value in SECURITY_HEADERS:
+        assert answer.headers[name] == value, name
+    assert "set-cookie" not in answer.headers
+
+
+def test_a_bad_token_on_the_lane_is_refused_with_the_same_words(api: ApiServer) -> None:
+    revoked = api.token("read", revoked=True)
+    with api.client(TOKEN) as client:
+        unknown = client.get("/api/v1/athletes/alex/context")
+    with api.client(revoked) as client:
+        gone = client.get("/api/v1/athletes/alex/context")
+    with httpx.Client(base_url=api.url, timeout=20) as client:
+        none = client.get("/api/v1/athletes/alex/context")
+    assert (unknown.status_code, unknown.json()) == (401, {"error": "Invalid API token."})
+    assert (gone.status_code, gone.json()) == (401, {"error": "This API token was revoked."})
+    assert (none.status_code, none.json()) == (401, {"error": "Send an API token: Authorization: Bearer <token>."})
+    assert all(r.headers["www-authenticate"] == "Bearer" for r in (unknown, gone, none))
+
+
+def test_a_context_request_with_a_body_is_answered_through_the_gate(api: ApiServer) -> None:
+    path = "/api/v1/athletes/alex/context?query=knee"
+    with api.client(api.token("read")) as client:
+        plain = client.get(path)
+        with_body = client.request("GET", path, content=b"{}")
+        too_big = client.request("GET", path, content=b"x" * (64 * 1024 + 1))
+    assert with_body.status_code == 200 and with_body.json() == plain.json()
+    assert too_big.status_code == 413 and "64 KiB" in too_big.json()["error"]

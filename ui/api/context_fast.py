@@ -1,14 +1,17 @@
 """The context route's short way through the server: the one request a coach makes on every message.
 
-It sits where the API's middleware stack ends (`ui.api.setup`), in front of FastAPI's router: the
-gate, gzip, the error layers and the security headers around it stay as they are for every
-request. A GET of /api/v1/athletes/{name}/context whose parameters are plainly valid is answered
-here, by the same work as the FastAPI route (`ui.api.routes.context_answer`, in the same worker
-threads) and the same error answers (`ui.api.errors.api_error`); everything else, an odd or invalid
-parameter included, goes on to the router, which answers or refuses it as it always has.
+It sits outermost in the app's stack (`ui.api.setup.with_context_lane`). A GET of
+/api/v1/athletes/{name}/context whose parameters are plainly valid, with a bearer token and no body
+(everything the gate would let in as it is), is answered there by the same work as the FastAPI route
+(`ui.api.routes.context_answer`, in the same worker threads) and the same error answers
+(`ui.api.errors.api_error`), shaped by what shapes every API answer: the security headers and gzip,
+the same middlewares built around it. Everything else, an odd or invalid parameter or a missing token
+included, goes on through the whole stack, which answers or refuses it as it always has.
 
-Why (issue 9, py-spy on the event loop, 20 clients): FastAPI's routing, its request object and its
-parameter resolution were about half of the loop's time for a context request.
+Why (issue 9): first py-spy on the event loop, 20 clients: FastAPI's routing, its request object and
+its parameter resolution were about half of the loop's time for a context request; then the layers
+between the app and the router (the page-or-API switch, the static cache, FastAPI's error, telemetry
+and body-limit layers, the gate, the exception layers) were a third of what was left.
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ from ui.api.schemas import MAX_QUERY, MAX_TOKENS_LIMIT, USERNAME, one_line
 # The route's path with a name its pattern takes (routes.AthleteName: USERNAME without its anchors).
 CONTEXT_PATH = re.compile(r"/api/v1/athletes/(" + USERNAME.removeprefix("^").removesuffix("$") + r")/context")
 PLAIN_NUMBER = re.compile(r"[1-9][0-9]{0,3}")
+LANE_ASK = "memory_review.context_ask"  # the scope key the lane hands the parsed request on in
+BODY_HEADERS = (b"content-length", b"transfer-encoding")
 
 
 @dataclass(frozen=True)
@@ -77,24 +82,43 @@ def _bearer(scope: Scope) -> HTTPAuthorizationCredentials | None:
     return HTTPAuthorizationCredentials(scheme=scheme, credentials=credentials)
 
 
-class ContextFastPath:
-    """In front of the router (`app`): answers a plain context request, passes on everything else."""
+def lane_ask(scope: Scope) -> ContextAsk | None:
+    """`plain_ask`, for a request the gate would let through untouched: a bearer token, no body."""
+    ask = plain_ask(scope)
+    if ask is None or ask.credentials is None:
+        return None  # the gate's 401
+    if any(name in BODY_HEADERS for name, _ in scope["headers"]):
+        return None  # the gate reads or refuses a body
+    return ask
 
-    def __init__(self, app: ASGIApp) -> None:
+
+async def answer_context(scope: Scope, receive: Receive, send: Send) -> None:
+    """The route's answer to the request `lane_ask` read (in the scope under LANE_ASK)."""
+    ask: ContextAsk = scope[LANE_ASK]
+    try:
+        response = await CONTEXT_WORKERS.run(
+            lambda: context_answer(ask.username, ask.credentials, ask.query, ask.max_tokens)
+        )
+    except Exception as exc:
+        answer = api_error(exc, f"GET {scope['path']}")
+        if answer is None:
+            raise  # as through the whole stack: the server logs it and answers 500
+        response = answer
+    await response(scope, receive, send)
+
+
+class ContextLane:
+    """Outermost: a plain context request to `answer` (answer_context in the API answers' shaping
+    middlewares), everything else to `app`, the whole stack."""
+
+    def __init__(self, app: ASGIApp, answer: ASGIApp) -> None:
         self.app = app
+        self.answer = answer
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        ask = plain_ask(scope)
+        ask = lane_ask(scope) if scope["type"] == "http" else None
         if ask is None:
             await self.app(scope, receive, send)
             return
-        try:
-            response = await CONTEXT_WORKERS.run(
-                lambda: context_answer(ask.username, ask.credentials, ask.query, ask.max_tokens)
-            )
-        except Exception as exc:
-            answer = api_error(exc, f"GET {scope['path']}")
-            if answer is None:
-                raise
-            response = answer
-        await response(scope, receive, send)
+        scope[LANE_ASK] = ask
+        await self.answer(scope, receive, send)

@@ -1,5 +1,5 @@
-"""Puts the API on the app: the gate in front of /api/, the rate limit, the OpenAPI description, and a
-middleware stack of its own for /api/ (`ApiPath`)."""
+"""Puts the API on the app: the gate in front of /api/, the rate limit, the OpenAPI description, a
+middleware stack of its own for /api/ (`ApiPath`), and the context route's lane (`with_context_lane`)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,11 @@ from typing import TypeVar
 
 from nicegui import app
 from nicegui.ui_run import DocsConfig
+from starlette.middleware import Middleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from persistence.settings import Settings
-from ui.api.context_fast import ContextFastPath
+from ui.api.context_fast import ContextLane, answer_context
 from ui.api.gate import API_PREFIX, MAX_BODY, ApiGate
 from ui.api.read_log import READ_LOG
 from ui.api.security import configure_rate_limit
@@ -87,21 +88,39 @@ def _name(factory: object) -> str:
     return str(getattr(factory, "__name__", type(factory).__name__))
 
 
-def _api_stack(build: Callable[[], ASGIApp]) -> ASGIApp | None:
-    """The app's own stack builder run over its middlewares less PAGE_ONLY, ending in the context route's
-    short way in front of the router (ui.api.context_fast); None if a middleware is unknown."""
-    every = list(app.user_middleware)
-    kept = [m for m in every if _name(m.cls) not in PAGE_ONLY]
+def _api_middlewares() -> list[Middleware] | None:
+    """The app's middlewares less PAGE_ONLY; None if one of them is unknown (not known to be a page's only)."""
+    kept = [m for m in app.user_middleware if _name(m.cls) not in PAGE_ONLY]
     if any(_name(m.cls) not in API_KEEPS and not getattr(m.cls, _KEPT_MARK, False) for m in kept):
         return None
-    router = app.router
+    return kept
+
+
+def _api_stack(build: Callable[[], ASGIApp]) -> ASGIApp | None:
+    """The app's own stack builder run over `_api_middlewares`; None if a middleware is unknown."""
+    kept = _api_middlewares()
+    if kept is None:
+        return None
+    every = list(app.user_middleware)
     app.user_middleware = kept
-    app.router = ContextFastPath(router)  # type: ignore[assignment]  # the stack's innermost app, for this build
     try:
         return build()
     finally:
         app.user_middleware = every
-        app.router = router
+
+
+def with_context_lane(whole: ASGIApp, with_headers: Callable[[ASGIApp], ASGIApp]) -> ASGIApp:
+    """`whole` (the app's stack, `with_headers` outermost) behind the context route's lane
+    (ui.api.context_fast), whose answers pass through `with_headers` and the API's own middlewares that
+    shape an answer (gzip: all of them but the gate, which the lane stands in for); `whole` as it is
+    when a middleware is unknown, as the API then goes through the whole stack too."""
+    kept = _api_middlewares()
+    if kept is None:
+        return whole
+    answer: ASGIApp = answer_context
+    for cls, args, kwargs in reversed([m for m in kept if _name(m.cls) != "ApiGate"]):
+        answer = cls(answer, *args, **kwargs)
+    return ContextLane(whole, with_headers(answer))
 
 
 def _install_api_path() -> None:
