@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import itertools
 import json
 import os
-import secrets
 import threading
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -36,6 +37,11 @@ class FileSeal:
         self.path = anchor_path
         self._lock = threading.Lock()
         self._written = -1  # the newest seq this process wrote or saw in the file
+        # Every write's names, made once (each commit that writes events moves the anchor: issue 9).
+        self._anchor_name = str(anchor_path)
+        self._lock_name = f"{anchor_path}.lock"
+        self._drafts = itertools.count()
+        self._lock_fd: tuple[int, int] | None = None  # (pid, fd): the lock file, open in this process
 
     @property
     def key(self) -> bytes:
@@ -48,7 +54,7 @@ class FileSeal:
 
     def anchor(self) -> Anchor | None:
         try:
-            text = self.path.read_text()
+            text = _read(self._anchor_name)
         except FileNotFoundError:
             return None
         try:
@@ -79,22 +85,49 @@ class FileSeal:
 
     @contextlib.contextmanager
     def _file_lock(self) -> Iterator[None]:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path.with_name(self.path.name + ".lock"), os.O_WRONLY | os.O_CREAT, 0o600)
+        """The lock file, opened once per process (a forked child opens its own: a lock taken through
+        the parent's open file would be the parent's too), locked for the block."""
+        pid = os.getpid()
+        if self._lock_fd is None or self._lock_fd[0] != pid:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self._lock_name, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            weakref.finalize(self, _close_in, pid, fd)
+            self._lock_fd = (pid, fd)
+        fd = self._lock_fd[1]
+        fcntl.flock(fd, fcntl.LOCK_EX)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
             yield
         finally:
-            os.close(fd)  # closing releases the lock
+            fcntl.flock(fd, fcntl.LOCK_UN)
 
     def _write(self, anchor: Anchor) -> None:
         """A new file renamed over the old one, not synced to disk: the anchor may lag the database
         (a power cut can bring back the one before, as a process killed before it wrote does), so a
         sync buys nothing it promises, and it was a second disk flush on every write (issue 9: one
         fsync beside the database's own per commit). The rename keeps it whole: a reader sees the old
-        anchor or the new one; after a crash, ext4 (its replace-by-rename ordering) gives the same."""
+        anchor or the new one; after a crash, ext4 (its replace-by-rename ordering) gives the same.
+        The draft's name is this process's and its own (the file lock is held: no one else writes it)."""
         body = json.dumps({"seq": anchor.seq, "hash": anchor.hash, "keyed_after": anchor.keyed_after})
-        draft = self.path.with_name(f"{self.path.name}.{secrets.token_hex(6)}.tmp")
-        with os.fdopen(os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as file:
-            file.write(body)
-        os.replace(draft, self.path)
+        draft = f"{self._anchor_name}.{os.getpid()}.{next(self._drafts)}.tmp"
+        fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+        try:
+            os.write(fd, body.encode())
+        finally:
+            os.close(fd)
+        os.replace(draft, self._anchor_name)
+
+
+def _close_in(pid: int, fd: int) -> None:
+    if os.getpid() == pid:  # a forked child's copy of the finalizer leaves the parent's descriptor alone
+        os.close(fd)
+
+
+def _read(name: str) -> bytes:
+    fd = os.open(name, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        return os.read(fd, _ANCHOR_MAX)
+    finally:
+        os.close(fd)
+
+
+_ANCHOR_MAX = 4096  # an anchor is about 120 bytes; a larger file is not one (its JSON fails to parse)
