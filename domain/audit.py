@@ -290,8 +290,12 @@ def _write_locked(connection: Connection, events: list[dict[str, Any]], seal: Se
 def _write_on(connection: Connection, events: list[dict[str, Any]], held: _Head, seal: Seal | None) -> _Head:
     """Chain the events onto the head this transaction holds, write them and move the head."""
     head = _chain(events, held, seal)
-    if connection.dialect.name == "postgresql" and len(events) == 1:  # one round trip for the event and the head
-        _INSERT_AND_MOVE.run(connection, {**events[0], "new_seq": head.seq, "new_hash": head.hash})
+    if connection.dialect.name == "postgresql":  # one round trip for the events and the head
+        moves = {"new_seq": head.seq, "new_hash": head.hash}
+        if len(events) == 1:
+            _INSERT_AND_MOVE.run(connection, {**events[0], **moves})
+        else:  # psycopg pipelines an executemany: each row moves the head to the same last event
+            _INSERT_AND_MOVE.run_many(connection, [{**event, **moves} for event in events])
     else:
         _insert_events(connection, events)
         _MOVE.run(connection, {"new_seq": head.seq, "new_hash": head.hash})
