@@ -265,12 +265,16 @@ def _worst(title: str, misses: Sequence[Miss], worst: int) -> list[str]:
     return lines
 
 
-def report(worst: int = 25, blind: bool = True) -> str:
+def report(worst: int = 25, blind: bool = True, learned: bool = False) -> str:
     """Scores per type on the development sets (each with its worst misses) and on the held-out sets
     (aggregates only: nobody tunes the rules on their cases). `blind=False` leaves the held-out sets unread,
     for iterating on the rules without spending a look at it. Each outside set (`OUTSIDE_SETS`) is scored in a
-    table of its own when its file exists."""
+    table of its own when its file exists. `learned=True` scores the rules with the experimental learned stage
+    beside them (tests/experiments/learned_lowo.py, issue 13; it needs scikit-learn on the path)."""
     from domain.extraction import extract_memories
+
+    if learned:
+        from tests.experiments.learned_lowo import with_stage as extract_memories
 
     dev = load_cases(DEV_PATH)
     dev_tallies, dev_misses = per_type(dev, extract_memories)
@@ -311,5 +315,8 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description="Extraction precision and recall on the labelled sets.")
     parser.add_argument("worst", nargs="?", type=int, default=25, help="how many worst misses to show per set")
     parser.add_argument("--no-blind", action="store_true", help="do not read or score the held-out sets")
+    parser.add_argument(
+        "--learned", action="store_true", help="the rules with the learned stage of tests/experiments/learned_lowo.py"
+    )
     args = parser.parse_args()
-    print(report(args.worst, blind=not args.no_blind))
+    print(report(args.worst, blind=not args.no_blind, learned=args.learned))
