@@ -11,24 +11,32 @@ time (cProfile: 1,200 `urandom` calls, 0.54 s of 2.4 s).
 Here the ids come from one read of 4 KiB of the same randomness, 256 ids at a time (the same
 unpredictable bytes, fewer reads), and the template, which never changes while the server runs,
 is read once.
+
+And an HTTP answer leaves in one send, not two (`OneSendHttp`): uvicorn writes a response's status
+line and headers as soon as the app starts it, then its body, each a `send` on a socket with
+Nagle's delay off, so two calls into the kernel and two wake-ups of the client for every answer.
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import os
 import threading
 import uuid
+from collections.abc import Iterable
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
 import engineio  # type: ignore[import-untyped]
 from nicegui import client as nicegui_client
 from nicegui import core
 from nicegui.event_listener import EventListener
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 ID_BYTES = 16
 POOL_BYTES = 256 * ID_BYTES
+SEND_NOW_BYTES = 64 * 1024  # held writes past this go at once: the transport's flow control sees them as before
 
 
 class RandomPool:
@@ -82,3 +90,63 @@ def install() -> None:
     if isinstance(server, engineio.AsyncServer):
         server.generate_id = lambda: _socket_id(server)
     nicegui_client.templates.env.auto_reload = False  # the page template: no stat of its file per page
+
+
+class OneSend:
+    """A connection's transport whose writes within one turn of the loop leave together, at the end of the
+    turn (or at once past SEND_NOW_BYTES, or before a close); everything else is the transport's own."""
+
+    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
+        self.raw = transport
+        self._loop = loop
+        self._held: list[bytes] = []
+        self._size = 0
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        chunk = bytes(data)
+        if not self._held:
+            self._loop.call_soon(self.flush)
+        self._held.append(chunk)
+        self._size += len(chunk)
+        if self._size >= SEND_NOW_BYTES:
+            self.flush()
+
+    def writelines(self, lines: Iterable[bytes | bytearray | memoryview]) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        held = self._held
+        if not held:
+            return
+        data = held[0] if len(held) == 1 else b"".join(held)
+        held.clear()
+        self._size = 0
+        if not self.raw.is_closing():
+            self.raw.write(data)
+
+    def close(self) -> None:
+        self.flush()
+        self.raw.close()
+
+    def abort(self) -> None:
+        self._held.clear()
+        self._size = 0
+        self.raw.abort()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.raw, name)
+
+
+class OneSendHttp(HttpToolsProtocol):
+    """uvicorn's HTTP protocol (httptools) on a `OneSend` transport; a connection upgraded to a websocket
+    gets the transport itself back."""
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(cast(asyncio.Transport, OneSend(transport, self.loop)))
+
+    def handle_websocket_upgrade(self) -> None:
+        if isinstance(self.transport, OneSend):
+            self.transport.flush()
+            self.transport = self.transport.raw
+        super().handle_websocket_upgrade()

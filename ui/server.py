@@ -242,6 +242,7 @@ def run(settings: Settings, *, demo: bool, host: str, port: int) -> None:
         ws_per_message_deflate=False,
         # No in-browser Tailwind compiler: assets/base.css holds the reset and the utility classes we use.
         tailwind=False,
+        http=loop_syscalls.OneSendHttp,  # an answer's headers and body in one send (ui/loop_syscalls.py)
     )
 
 
