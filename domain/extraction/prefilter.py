@@ -15,6 +15,8 @@ import importlib
 import re
 from typing import Any
 
+from domain.extraction.alternation import optimized
+
 _parser: Any = importlib.import_module("re._parser")
 _c: Any = importlib.import_module("re._constants")
 _MAX_RANGE = 128
@@ -168,16 +170,22 @@ def fast_pattern(pattern: str) -> re.Pattern[str]:
     """`pattern` compiled without flags, for lower-cased text, behind a look-ahead for its first two
     characters, or its first one where two cannot be bounded (or the start of the text, for an alternative
     anchored there)."""
+    head = _head(pattern)
+    body = optimized(pattern)
+    return re.compile(body if head is None else head + f"(?:{body})")
+
+
+def _head(pattern: str) -> str | None:
     try:
         parsed = _parser.parse(pattern)
         chars, anchored, empty, bounded = _first(parsed)
     except (_Unbounded, RecursionError):
-        return re.compile(pattern)
+        return None
     if empty or not chars or (parsed and parsed[0] == (_c.AT, _c.AT_BEGINNING)):
-        return re.compile(pattern)  # a pattern anchored as a whole is fast already
+        return None  # a pattern anchored as a whole is fast already
     pair = None if anchored else _pair_head(parsed)
     head = ("\\b" if bounded else "") + (pair or f"[{''.join(sorted(chars))}]")
-    return re.compile(f"(?:^|(?={head}))(?:{pattern})" if anchored else f"(?={head})(?:{pattern})")
+    return f"(?:^|(?={head}))" if anchored else f"(?={head})"
 
 
 def top_alternatives(pattern: str) -> list[str]:
@@ -212,12 +220,16 @@ def split_anchored(pattern: str) -> tuple[re.Pattern[str], re.Pattern[str] | Non
     """`pattern` as a fast search (`fast_pattern`) for its alternatives that may match anywhere, and a plain
     pattern for those anchored at the start ("^..."), to be tried with .match. A "^" among the alternatives of
     one pattern makes every search of it several times slower."""
-    alternatives = [expanded for a in top_alternatives(pattern) for expanded in _opening_group_spread(a)]
-    anchored = [a for a in alternatives if a.startswith("^")]
-    anywhere = [a for a in alternatives if not a.startswith("^")]
+    anywhere, anchored = split_alternatives(pattern)
     if not anchored or not anywhere:
         return fast_pattern(pattern), None
-    return fast_pattern("|".join(anywhere)), re.compile("|".join(anchored))
+    return fast_pattern("|".join(anywhere)), re.compile(optimized("|".join(anchored)))
+
+
+def split_alternatives(pattern: str) -> tuple[list[str], list[str]]:
+    """The top-level alternatives of `pattern` that may match anywhere, and those anchored at the start ("^...")."""
+    alternatives = [expanded for a in top_alternatives(pattern) for expanded in _opening_group_spread(a)]
+    return [a for a in alternatives if not a.startswith("^")], [a for a in alternatives if a.startswith("^")]
 
 
 def _opening_group_spread(alternative: str) -> list[str]:
