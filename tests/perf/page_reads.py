@@ -7,11 +7,14 @@ the logged-in user, the memory list's first page with its rows, the overview, an
     python -m tests.perf.page_reads --pages 200 --profile       # cProfile, the top functions
     valgrind --tool=callgrind python -m tests.perf.page_reads --pages 40   # instructions:
     # run it twice (e.g. 40 and 140 pages) and divide the difference by the pages between them
+    valgrind --tool=callgrind --instr-atstart=no python -m tests.perf.page_reads --pages 30 --callgrind
+    # instructions of the measured pages only (the start and the warm-up are not counted): with and
+    # without --build, the difference divided by the pages is what building a page's elements costs
 
 `--build` also builds each page's elements as the server does on its event loop once the read is
-done (ui/pages/home.py's ContextPage, in a NiceGUI client of its own, without a request or a
-socket; the header around it is not built: it needs a browser's storage) and prints their CPU
-per page and how many elements a page holds, by kind. The garbage collector runs as the server
+done (ui/pages/home.py's frame and ContextPage, in a NiceGUI client of its own, without a request
+or a socket; the browser's storage is an empty dict: a light page) and prints their CPU per page
+and how many elements a page holds, by kind. The garbage collector runs as the server
 runs it (ui/gc_policy.py): what was there before the pages is frozen.
 
 `--search WORD` loads the list as a search for WORD shows it. The SQLite file is a copy of the
@@ -25,8 +28,10 @@ import argparse
 import cProfile
 import gc
 import inspect
+import os
 import pstats
 import shutil
+import subprocess
 import tempfile
 import time
 from collections import Counter
@@ -37,6 +42,7 @@ from pathlib import Path
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
+from domain.enums import Role
 from domain.models import User
 from domain.overview import overview
 from domain.proposals import DEFAULT_MAX_AGE, list_pending
@@ -49,6 +55,7 @@ from ui.components.filters import MemoryFilters
 from ui.components.memory_list import PAGE_SIZE, load_list
 from ui.components.review import MAX_SHOWN
 
+BUILT_FOR = User(username="bench", display_name="Bench", role=Role.ATHLETE)  # the header's user
 TAKES_COUNTS = "counts" in inspect.signature(overview).parameters
 
 
@@ -96,13 +103,14 @@ class Builder:
         from nicegui import Client
         from nicegui.page import page
 
+        from ui.components.frame import frame
         from ui.pages.home import ContextPage, PageData
 
         assert isinstance(data, tuple)
         whole = time.thread_time()
         client = Client(page("/"), request=None)
         started = time.thread_time()
-        with client:
+        with client, frame(BUILT_FOR, "Your memory"):
             ContextPage(MemoryFilters(), PageData(*data), self.view)
         self.cpu_s += time.thread_time() - started
         self.pages += 1
@@ -127,6 +135,9 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--postgres", action="store_true")
     parser.add_argument("--build", action="store_true", help="also build each page's elements (no server)")
+    parser.add_argument(
+        "--callgrind", action="store_true", help="under callgrind --instr-atstart=no: count the pages only"
+    )
     args = parser.parse_args()
     load = page_load(args.view, args.search)
     shm = Path("/dev/shm")
@@ -158,6 +169,8 @@ def _run(engine: Engine, athlete_id: int, args: argparse.Namespace, load: Callab
     if args.profile:
         profiler = cProfile.Profile()
         profiler.enable()
+    if args.callgrind:
+        subprocess.run(["callgrind_control", "--instr=on", str(os.getpid())], check=True, capture_output=True)
     started_cpu, started = time.process_time(), time.perf_counter()
     open_pages(engine, athlete_id, args.pages, load, build)
     cpu, wall = time.process_time() - started_cpu, time.perf_counter() - started
@@ -180,13 +193,17 @@ def _kind(element: object) -> str:
 def _builder(engine: Engine, args: argparse.Namespace) -> Builder:
     """The app as the server sets it up for its pages (ui/server.py): its runtime, the theme's button
     props, NiceGUI's signature check kept per handler, the collector's thresholds."""
-    from nicegui import ui
+    from nicegui import app, ui
+    from nicegui.storage import request_contextvar
+    from starlette.requests import Request
 
     from persistence.settings import Settings
     from ui import handler_signatures, runtime
     from ui.gc_policy import INTERPRETER_FULL_AFTER
 
     runtime.configure(engine, Settings())
+    request_contextvar.set(Request({"type": "http", "session": {"id": "page-reads"}}))  # the browser's
+    app.storage._users["page-reads"] = {}  # type: ignore[assignment]  # storage: nothing chosen
     ui.button.default_props("no-caps unelevated")
     handler_signatures.install()
     young, middle, _ = gc.get_threshold()
