@@ -19,6 +19,7 @@ from domain.coach_reads import ReadEntry, coach_reads_for
 from domain.errors import DomainError
 from domain.memories import get_memories
 from domain.models import User
+from ui.components.disclosure import Disclosure
 from ui.components.fixed_props import fixed_props
 from ui.components.text import Inline, clip
 from ui.components.timeago import time_ago
@@ -83,9 +84,8 @@ class CoachPanel:
         self._asked = 0  # the newest preview asked for; an older answer arriving late is dropped
         self._built = False
         with fixed_props(ui.element("section"), 'aria-label="What my coach sees"').classes("w-full"):
-            self.expansion = fixed_props(
-                ui.expansion("What my coach sees", icon="visibility", on_value_change=self._toggled), "dense-toggle"
-            )
+            self.expansion = Disclosure("What my coach sees", icon="visibility", on_toggle=self._toggled,
+                                        props="dense-toggle")  # fmt: skip
             self.expansion.classes("mr-card mr-coach w-full").mark("coach-panel")
 
     def _body(self) -> None:
@@ -111,7 +111,7 @@ class CoachPanel:
             return
         if not self._built:
             self._built = True
-            with self.expansion:
+            with self.expansion.body():
                 self._body()
         await self.reload()
 

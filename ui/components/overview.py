@@ -7,6 +7,7 @@ from typing import Any
 from nicegui import ui
 
 from domain.overview import Overview
+from ui.components.disclosure import Disclosure
 from ui.components.fixed_props import fixed_props
 
 AXIS_GREY = "#8a94a3"
@@ -56,14 +57,13 @@ class OverviewPanel:
         self.chart: ui.echart | None = None
         self.summary: ui.label | None = None
         with fixed_props(ui.element("section"), 'aria-label="Learned per week"').classes("w-full").mark("overview"):
-            self.expansion = fixed_props(
-                ui.expansion("Learned per week", icon="bar_chart", on_value_change=self._toggled), "dense-toggle"
-            )
+            self.expansion = Disclosure("Learned per week", icon="bar_chart", on_toggle=self._toggled,
+                                        props="dense-toggle")  # fmt: skip
             self.expansion.classes("mr-card mr-learned w-full").mark("learned")
 
     def _toggled(self) -> None:
         if self.expansion.value and self.chart is None:
-            with self.expansion:
+            with self.expansion.body():
                 self.summary = ui.label(_summary(self.data)).classes("mr-muted text-sm").mark("overview-summary")
                 self.chart = ui.echart(_chart_options(self.data), renderer="svg").classes("mr-chart")
 
