@@ -5,7 +5,6 @@ built page costs (issue 9)."""
 
 from __future__ import annotations
 
-from nicegui import ui
 from nicegui.testing import User
 
 from domain.enums import MemoryStatus, MemoryType
@@ -30,6 +29,7 @@ from tests.ui.context_support import (
     tick_memory,
 )
 from ui.components.view_panels import ViewPanels
+from ui.components.view_tabs import ViewTabs
 
 NURSE = "Works as a nurse on rotating shifts"
 TREADMILL = "Dislikes running on the treadmill"
@@ -39,24 +39,24 @@ KNEE = "Occasional knee soreness"
 async def test_views_switch_and_the_tab_is_kept_in_the_url(user: User) -> None:
     await log_in(user, "alex")
     await user.should_see("What your coach remembers")
-    assert [e.value for e in user.find(kind=ui.tabs).elements] == ["memories"]
+    assert [e.value for e in user.find(kind=ViewTabs).elements] == ["memories"]
     assert texts(user, "overview-pending") == ["9"]
     assert texts(user, "overview-memories") == ["17"]
     await user.should_not_see(marker="review-count")  # 'To review' is built when it is first shown
     assert shown_view(user) == "memories"
-    user.find(kind=ui.tab, content="To review").click()
-    await eventually(lambda: [e.value for e in user.find(kind=ui.tabs).elements] == ["review"])
+    user.find(marker="tab-review").click()
+    await eventually(lambda: [e.value for e in user.find(kind=ViewTabs).elements] == ["review"])
     assert shown_view(user) == "review"  # the panel on screen follows the tab at once
     await user.should_see(marker="review-count")
-    user.find(kind=ui.tab, content="Memories").click()
+    user.find(marker="tab-memories").click()
     await eventually(lambda: shown_view(user) == "memories")
     await user.open("/?view=review")
     await user.should_see(marker="review-count")
-    assert [e.value for e in user.find(kind=ui.tabs).elements] == ["review"]
+    assert [e.value for e in user.find(kind=ViewTabs).elements] == ["review"]
     assert shown_view(user) == "review"
     # a search shows its results: the memories view
     user.find(marker="search").type("knee")
-    await eventually(lambda: [e.value for e in user.find(kind=ui.tabs).elements] == ["memories"])
+    await eventually(lambda: [e.value for e in user.find(kind=ViewTabs).elements] == ["memories"])
     assert shown_view(user) == "memories"
     await eventually(lambda: KNEE in listed(user))
 
@@ -65,7 +65,7 @@ async def test_two_tabs_of_one_browser_each_show_their_own_view(user: User) -> N
     await log_in(user, "alex")
     await user.should_see("What your coach remembers")
     [first] = user.find(kind=ViewPanels).elements
-    user.find(kind=ui.tab, content="To review").click()
+    user.find(marker="tab-review").click()
     await eventually(lambda: first.props["model-value"] == "review")
     await user.open("/")  # a second tab, on the default view
     await user.should_see("What your coach remembers")

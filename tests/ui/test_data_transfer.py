@@ -14,6 +14,7 @@ from persistence.uow import unit_of_work
 from tests.ui.conftest import log_in
 from tests.ui.context_support import eventually
 from ui.components.view_panels import ViewPanels
+from ui.components.view_tabs import ViewTabs
 
 
 def imported_pending(database_url: str) -> list[str]:
@@ -57,7 +58,7 @@ async def test_download_then_import_on_the_context_page(user: User, app_database
     await eventually(lambda: imported_pending(app_database) == ["Climbs twice a week", "Swims on Sundays"])
     await user.should_see("Imported from notes.txt, line 1")  # the page went to 'To review', where they wait
     await user.should_see("Recorded 01 Mar 2026")
-    assert [tabs.value for tabs in user.find(kind=ui.tabs).elements] == ["review"]
+    assert [tabs.value for tabs in user.find(kind=ViewTabs).elements] == ["review"]
     assert [panels.props["model-value"] for panels in user.find(kind=ViewPanels).elements] == ["review"]
 
 

@@ -37,6 +37,7 @@ from ui.components.review import ReviewSection, load_pending
 from ui.components.text import clip
 from ui.components.undo_bar import UndoBar
 from ui.components.view_panels import ViewPanels
+from ui.components.view_tabs import ViewTabs
 from ui.pages.guard import page_user_with
 from ui.pages.turns import building_turn
 from ui.session import SessionEnded, attempt, in_thread, tab_action
@@ -105,17 +106,13 @@ class ContextPage:
         self.coach = CoachPanel(open_memory=self.history)  # What my coach sees (ui.components.coach_panel)
         with ui.element("div").classes("mr-sticky").mark("sticky-header"):
             self.bar.search_box()
-            tabs = ui.tabs().props("dense no-caps inline-label align=left")
-            with tabs.classes("mr-tabs").mark("views"):
-                with ui.tab("review", label="To review", icon="pending_actions").mark("tab-review"):
+            self.tabs = ViewTabs(view, show=lambda shown: self.panels.show(shown), on_change=self.view_changed)
+            with self.tabs.classes("mr-tabs").mark("views"):
+                with self.tabs.tab("review", label="To review", icon="pending_actions").mark("tab-review"):
                     self.pending = ui.label().classes("mr-count mr-count-review").mark("overview-pending")
-                with ui.tab("memories", label="Memories", icon="psychology").mark("tab-memories"):
+                with self.tabs.tab("memories", label="Memories", icon="psychology").mark("tab-memories"):
                     self.total = ui.label().classes("mr-count").mark("overview-memories")
-        tabs.value = view  # a tab's name (Quasar's model); set once the tabs exist, before anyone listens
-        self.tabs = tabs
         self.panels = ViewPanels(view)
-        tabs.on_value_change(lambda: self.panels.show(str(self.tabs.value)))  # first: at once, not in a task
-        tabs.on_value_change(self.view_changed)
         with self.panels:
             with self.panels.panel("review"):
                 self.review_section = (
@@ -217,7 +214,7 @@ class ContextPage:
     async def imported(self) -> None:
         """An import made proposals: show them, in 'To review'."""
         await self.changed()
-        self.tabs.value = "review"  # builds the view if it was never shown (view_changed)
+        self.tabs.set_value("review")  # builds the view if it was never shown (view_changed)
 
     def add(self) -> None:
         open_add_dialog(self.memories_changed)
