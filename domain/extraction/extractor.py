@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
-from typing import Protocol
+from dataclasses import replace
 
 from domain.content import MAX_CONTENT, normalize
 from domain.enums import CONFIDENCE_RANK, MemoryConfidence, MemorySource, MemoryType
+from domain.extraction.candidate import Candidate, Extractor
 from domain.extraction.clauses import Span, SpanSet, sentences, statement_clauses
 from domain.extraction.facts import RESPONSE_CONTEXT_TAGS, Fact, rule_facts
 from domain.extraction.habit import habit_span, text_has_habit
@@ -21,26 +21,6 @@ from domain.extraction.rules import I_AM, PRONOUN_LIKE, RUN_OBJECT_RE, STIMULUS
 from domain.extraction.subject import CHILD_SAID_RE, REPORTING_LEAD_RE, People
 from domain.extraction.tidy import about_the_athlete, content
 from domain.vocabulary import CONTEXT_TOPICS, with_implied
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """A proposed memory with the span of `text` it was read from."""
-
-    type: MemoryType
-    content: str
-    confidence: MemoryConfidence
-    tags: tuple[str, ...]
-    evidence_start: int
-    evidence_end: int
-    extractor: str
-
-
-class Extractor(Protocol):
-    name: str
-
-    def extract(self, text: str, source: MemorySource, source_reference: str | None = None) -> list[Candidate]: ...
-
 
 _CONTEXT_WORDS = "|".join(CONTEXT_TOPICS.values())
 # A sentence without any of these words cannot yield a fact; most of a long note is skipped at once.
