@@ -11,7 +11,8 @@ included, goes on through the whole stack, which answers or refuses it as it alw
 Why (issue 9): first py-spy on the event loop, 20 clients: FastAPI's routing, its request object and
 its parameter resolution were about half of the loop's time for a context request; then the layers
 between the app and the router (the page-or-API switch, the static cache, FastAPI's error, telemetry
-and body-limit layers, the gate, the exception layers) were a third of what was left.
+and body-limit layers, the gate, the exception layers): skipping them took the loop's CPU per context
+request from 0.125-0.142 to 0.095-0.114 ms.
 """
 
 from __future__ import annotations
