@@ -1,5 +1,6 @@
 """The Context page's tabs and the sections built when opened, by keyboard in real Chromium (issue 9:
-they are plain Quasar elements now): Tab reaches them, Enter opens them, their content shows."""
+they are plain Quasar elements now): Tab reaches them, Enter opens them, their content shows; and dark
+mode, whose element is built when first toggled, kept for the next page."""
 
 from __future__ import annotations
 
@@ -48,3 +49,19 @@ def test_sections_and_tabs_open_from_the_keyboard(page: Page, server: Server) ->
     expect(review).to_have_attribute("aria-selected", "true")
     expect(page.get_by_role("region", name="To review").locator(".mr-proposal").first).to_be_visible()
     expect(page).to_have_url(re.compile(r"view=review"))
+
+
+def test_dark_mode_toggles_and_the_next_page_keeps_it(page: Page, server: Server) -> None:
+    log_in(page, server, "alex", "demo-alex")
+    expect(page.locator("body.body--dark")).to_have_count(0)
+    toggle = page.get_by_role("button", name="Toggle dark mode")
+    toggle.click()
+    expect(page.locator("body.body--dark")).to_have_count(1)
+    page.goto(f"{server.url}/account")
+    expect(page.get_by_role("heading", name="Your account")).to_be_visible()
+    expect(page.locator("body.body--dark")).to_have_count(1)
+    page.get_by_role("button", name="Toggle dark mode").click()
+    expect(page.locator("body.body--dark")).to_have_count(0)
+    page.goto(f"{server.url}/")
+    expect(page.get_by_role("tab", name=re.compile("Memories"))).to_be_visible()
+    expect(page.locator("body.body--dark")).to_have_count(0)
