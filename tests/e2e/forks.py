@@ -1,10 +1,11 @@
 """App servers forked from a process that has imported the app once.
 
 Starting `python -m ui.cli serve` costs 3.1-3.6 s of CPU before the first page, almost all of it
-imports (the extraction rules compile as domain.extraction is imported: 2.1 s of it; NiceGUI, the
-pages). The end-to-end tests start a fresh server for nearly every test, so each test process keeps
-one helper process (`python -m tests.e2e.forks`) that has made those imports, with the environment a
-server subprocess gets (no PYTEST*, NICEGUI*, MEMORY_REVIEW_* variables), and forks it for each server:
+imports (NiceGUI, the pages), and a server's first ingest or Add-dialog suggestion compiles the
+extraction rules (about 2 s under load). The end-to-end tests start a fresh server for nearly every
+test, so each test process keeps one helper process (`python -m tests.e2e.forks`) that has made those
+imports and compiled the rules, with the environment a server subprocess gets (no PYTEST*, NICEGUI*,
+MEMORY_REVIEW_* variables), and forks it for each server:
 the child sets its own environment and output, then runs the same `ui.cli.main(["serve", ...])` as
 the command line does. The helper makes no threads, engines or event loops before it forks.
 """
@@ -106,6 +107,7 @@ def _serve_forever() -> None:
     from ui.cli import main
 
     importlib.import_module("ui.server")  # what `serve` imports on its own
+    importlib.import_module("domain.extraction").prepare()  # compiled once here, not in each server
 
     # A child that exits is reaped by the kernel: the helper never waits for one.
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)

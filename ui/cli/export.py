@@ -24,8 +24,7 @@ def register(commands: Commands) -> None:
 
 
 def _export(args: argparse.Namespace, settings: Settings) -> int:
-    # Imported when run: they load the extraction rules, which take about a second to compile;
-    # the other commands start without them.
+    # Imported when run: the other commands start without these modules and what they import.
     from domain.exports import export_memory
     from domain.ingest import find_athlete
 

@@ -23,8 +23,7 @@ def register(commands: Commands) -> None:
 
 
 def _read(name: str) -> bytes:
-    # Imported when run: they load the extraction rules, which take about a second to compile;
-    # the other commands start without them.
+    # Imported when run: the other commands start without these modules and what they import.
     from domain.import_parse import MAX_IMPORT_BYTES
 
     try:

@@ -39,8 +39,7 @@ def _read_text(name: str) -> str:
 
 
 def _ingest(args: argparse.Namespace, settings: Settings) -> int:
-    # Imported when run: they load the extraction rules, which take about a second to compile;
-    # the other commands start without them.
+    # Imported when run: the other commands start without these modules and what they import.
     from domain.ingest import find_athlete, ingest
 
     text = _read_text(args.file)
