@@ -9,10 +9,12 @@ from argon2 import PasswordHasher
 from sqlalchemy import Engine
 
 from domain.actors import SYSTEM
+from domain.content import normalize
 from domain.enums import MemoryConfidence, MemorySource, MemoryStatus, MemoryType, Role
 from domain.login import check_credentials, record_login
 from domain.memory_writes import insert_memory
-from domain.models import Memory, User
+from domain.models import Memory, Proposal, User
+from domain.proposals import add_proposal
 from domain.types import utcnow
 from persistence.uow import unit_of_work
 
@@ -63,3 +65,19 @@ def make_memory(engine: Engine, owner: User, content: str = "Prefers morning run
     values.update(fields)
     with unit_of_work(engine) as session:
         return insert_memory(session, SYSTEM, Memory(**values))
+
+
+def make_pending_proposal(engine: Engine, athlete: User, content: str, tag: str) -> int:
+    """A pending injury proposal from an activity note, added as ingest adds one; its id."""
+    with unit_of_work(engine) as session:
+        proposal = Proposal(
+            athlete_id=athlete.id,
+            type=MemoryType.INJURY_HISTORY,
+            content=content,
+            normalized_content=normalize(content),
+            source=MemorySource.ACTIVITY_NOTE,
+            confidence=MemoryConfidence.MEDIUM,
+            tags=[tag],
+            extractor="test",
+        )
+        return add_proposal(session, proposal, actor=SYSTEM).id

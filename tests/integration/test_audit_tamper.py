@@ -15,15 +15,14 @@ from domain.actors import SYSTEM
 from domain.audit import REDACTED_EVENTS, REDACTED_PROPOSALS, ChainReport, digest, event_hash
 from domain.audit_checkpoints import record, verify
 from domain.audit_deep import DeepReport, compare_memories
-from domain.content import normalize
-from domain.enums import AuditAction, MemoryConfidence, MemorySource, MemoryType
-from domain.models import GENESIS_HASH, AuditCheckpoint, AuditEvent, AuditHead, Memory, Proposal, User
+from domain.enums import AuditAction
+from domain.models import GENESIS_HASH, AuditCheckpoint, AuditEvent, AuditHead, Memory, User
 from domain.schemas import MemoryEdit
 from persistence.audit_seal import FileSeal, seal_engine
 from persistence.ready import ready_engine
 from persistence.settings import Settings
 from persistence.uow import unit_of_work
-from tests.factories import make_memory, make_user
+from tests.factories import make_memory, make_pending_proposal, make_user
 from ui.cli import main
 
 
@@ -48,22 +47,9 @@ def deep(engine: Engine) -> DeepReport:
 
 
 def confirmed_memory(engine: Engine, athlete: User, content: str, tag: str) -> Memory:
+    proposal_id = make_pending_proposal(engine, athlete, content, tag)
     with unit_of_work(engine) as session:
-        proposal = proposals.add_proposal(
-            session,
-            Proposal(
-                athlete_id=athlete.id,
-                type=MemoryType.INJURY_HISTORY,
-                content=content,
-                normalized_content=normalize(content),
-                source=MemorySource.ACTIVITY_NOTE,
-                confidence=MemoryConfidence.MEDIUM,
-                tags=[tag],
-                extractor="test",
-            ),
-            actor=SYSTEM,
-        )
-        return proposals.confirm(session, athlete, proposal_id=proposal.id)
+        return proposals.confirm(session, athlete, proposal_id=proposal_id)
 
 
 def history(engine: Engine, athlete: User, admin: User) -> dict[str, Any]:

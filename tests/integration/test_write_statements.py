@@ -13,13 +13,12 @@ from sqlalchemy import Engine, event
 from sqlalchemy.orm import Session
 
 from domain import memories, proposals
-from domain.actors import SYSTEM
 from domain.audit import verify_chain
-from domain.content import normalize
-from domain.enums import MemoryConfidence, MemorySource, MemoryStatus, MemoryType, ProposalStatus
+from domain.enums import MemoryStatus, MemoryType, ProposalStatus
 from domain.models import Memory, Proposal, User
 from domain.schemas import MemoryCreate, MemoryEdit
 from persistence.uow import unit_of_work
+from tests.factories import make_pending_proposal
 
 
 @contextmanager
@@ -43,28 +42,14 @@ def write(engine: Engine, work: Callable[[Session], Any]) -> tuple[Any, list[str
     return result, seen
 
 
-def pending(engine: Engine, athlete: User, content: str, tag: str) -> int:
-    with unit_of_work(engine) as session:
-        proposal = Proposal(
-            athlete_id=athlete.id,
-            type=MemoryType.INJURY_HISTORY,
-            content=content,
-            normalized_content=normalize(content),
-            source=MemorySource.ACTIVITY_NOTE,
-            confidence=MemoryConfidence.MEDIUM,
-            tags=[tag],
-            extractor="test",
-        )
-        return proposals.add_proposal(session, proposal, actor=SYSTEM).id
-
-
 def audit_writes(seen: list[str]) -> list[str]:
     return [s for s in seen if "audit_events" in s or "audit_head" in s or s.startswith("WITH moved_head")]
 
 
 def test_each_write_runs_its_few_statements_and_the_chain_verifies(engine: Engine, athlete: User) -> None:
     postgres = engine.dialect.name == "postgresql"
-    pending(engine, athlete, "Warm-up fact", "body:shin")  # this process now knows the chain's head (SQLite)
+    # this process now knows the chain's head (SQLite)
+    make_pending_proposal(engine, athlete, "Warm-up fact", "body:shin")
 
     added, seen = write(
         engine,
@@ -86,7 +71,7 @@ def test_each_write_runs_its_few_statements_and_the_chain_verifies(engine: Engin
     _, seen = write(engine, lambda s: memories.delete_memory(s, athlete, memory_id=memory_id))
     assert len(seen) == 5, seen
 
-    new = pending(engine, athlete, "Right hip pain on hills", "body:hip")
+    new = make_pending_proposal(engine, athlete, "Right hip pain on hills", "body:hip")
     confirmed, seen = write(engine, lambda s: proposals.confirm(s, athlete, proposal_id=new))
     # lock the athlete (PostgreSQL), read the proposal, dedup's lookup, the memory and its tag row, the
     # proposal's decision, then its two events: with the head's move one statement on PostgreSQL
@@ -95,7 +80,7 @@ def test_each_write_runs_its_few_statements_and_the_chain_verifies(engine: Engin
     if postgres:
         assert seen[-1].startswith("WITH moved_head"), seen
 
-    again = pending(engine, athlete, "Right hip pain on hills", "body:hip")
+    again = make_pending_proposal(engine, athlete, "Right hip pain on hills", "body:hip")
     counted, seen = write(engine, lambda s: proposals.confirm(s, athlete, proposal_id=again))
     assert counted.id == confirmed.id
     assert len(seen) == (8 if postgres else 7), seen
