@@ -254,7 +254,7 @@ async def test_an_athlete_cannot_reach_another_athletes_memory_by_id(user: User,
 async def test_a_malformed_memory_link_says_not_found(user: User) -> None:
     await log_in(user, "alex")
     await user.should_see("What your coach remembers")
-    for bad in ("abc", "99999999999999999999", "-3", "0", "１２"):
+    for bad in ("abc", "99999999999999999999", "-3", "0", "１２", "9" * 5000):
         await user.open(f"/?memory={bad}")
         await user.should_see("Memory not found.")
         await user.should_see("What your coach remembers")

@@ -79,11 +79,12 @@ async def context_page(memory: str | None = None, view: str | None = None) -> No
     if admitted is None:
         return
     user, data = admitted
-    async with building_turn():  # one page's elements per turn of the event loop (ui/pages/turns.py)
+    async with building_turn():  # a bounded share of a loop turn per page's elements (ui/pages/turns.py)
         with frame(user, "Your memory"):
             page = ContextPage(filters, data, view)
     if memory is not None:  # a link to one memory opens its history (only one's own: others are "not found")
-        memory_id = int(memory) if memory.isascii() and memory.isdigit() else 0
+        # at most 19 digits: int() refuses a string of over 4,300 digits with an error, not "not found"
+        memory_id = int(memory) if memory.isascii() and memory.isdigit() and len(memory) <= 19 else 0
         if 1 <= memory_id <= MAX_ID:
             page.history(memory_id)
         else:
