@@ -52,16 +52,13 @@ __all__ = [
 
 _RULES = "domain.extraction.extractor"
 _SUGGEST = "domain.extraction.suggestions"
-_loaded: dict[str, ModuleType] = {}
 
 
 def _module(name: str) -> ModuleType:
-    """The module `name`, imported (and its rules compiled) on first use. A thread that asks while another imports it
-    waits for the import to finish (importlib's per-module lock), so nobody sees half-compiled rules."""
-    module = _loaded.get(name)
-    if module is None:
-        module = _loaded[name] = importlib.import_module(name)
-    return module
+    """The module `name`, imported (and its rules compiled) on first use; after that sys.modules' copy. A thread
+    that asks while another imports it waits for the import to finish (importlib's per-module lock), so nobody
+    sees half-compiled rules."""
+    return importlib.import_module(name)
 
 
 def prepare() -> None:
