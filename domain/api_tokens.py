@@ -13,9 +13,10 @@ import hmac
 import json
 import re
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import bindparam, or_, select, update
 from sqlalchemy.orm import Session
@@ -146,11 +147,17 @@ def revoke_token(session: Session, actor: Actor | None, *, name_or_id: str | int
     return token
 
 
-_BY_HASH = Prepared(
-    select(ApiToken.id, ApiToken.name, ApiToken.scopes, ApiToken.revoked_at.is_(None), ApiToken.token_hash).where(
-        ApiToken.token_hash == bindparam("token_hash")
-    )
-)
+# What a request's token check reads of its row; `caller_of` takes these values (None: no such token).
+TOKEN_COLUMNS = (ApiToken.id, ApiToken.name, ApiToken.scopes, ApiToken.revoked_at.is_(None), ApiToken.token_hash)
+_BY_HASH = Prepared(select(*TOKEN_COLUMNS).where(ApiToken.token_hash == bindparam("token_hash")))
+
+
+def secret_to_look_up(secret: str) -> str:
+    """The hash to look the secret's token up by; AuthenticationFailed, before any query, for what no
+    token can be."""
+    if not secret.startswith(PREFIX) or len(secret) > MAX_SECRET:
+        raise AuthenticationFailed("Invalid API token.")
+    return secret_hash(secret)
 
 
 def authenticate(session: Session, secret: str) -> Caller:
@@ -159,14 +166,18 @@ def authenticate(session: Session, secret: str) -> Caller:
     The lookup is by hash, so its timing says nothing about the secret; the final comparison
     is constant-time all the same. It runs on every API request, so as one fixed statement on the
     driver's cursor (domain.prepared): the ORM's select of the row cost several times SQLite's work.
+    (The context route reads the token with its athlete in one statement: domain.coach_context.)
     """
-    if not secret.startswith(PREFIX) or len(secret) > MAX_SECRET:
-        raise AuthenticationFailed("Invalid API token.")
-    wanted = secret_hash(secret)
+    wanted = secret_to_look_up(secret)
     row = _BY_HASH.run(session.connection(), {"token_hash": wanted}).fetchone()
-    if row is None or not hmac.compare_digest(row[4], wanted):
+    return caller_of(row, wanted)
+
+
+def caller_of(values: Sequence[Any] | None, wanted: str) -> Caller:
+    """The caller from a row of TOKEN_COLUMNS looked up by `wanted` (the secret's hash)."""
+    if values is None or values[0] is None or not hmac.compare_digest(values[4], wanted):
         raise AuthenticationFailed("Invalid API token.")
-    token_id, name, raw_scopes, active, _ = row
+    token_id, name, raw_scopes, active, _ = values
     if not active:
         raise AuthenticationFailed("This API token was revoked.")
     stored = json.loads(raw_scopes) if isinstance(raw_scopes, str | bytes) else raw_scopes  # SQLite: JSON text

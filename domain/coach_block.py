@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
+from functools import cached_property
 from typing import NamedTuple
 
 from domain.enums import CONFIDENCE_RANK, MemoryConfidence, MemoryType
@@ -89,6 +90,16 @@ class Candidate:
     occurrences: int
     updated_at: datetime
 
+    # Worked out once per memory, not on every request that reads it (the index keeps its candidates).
+    @cached_property
+    def text(self) -> str:
+        """The memory as a block item (`block_text`)."""
+        return block_text(self.content)
+
+    @cached_property
+    def category(self) -> Category:
+        return CATEGORY_OF[self.type]
+
 
 class Scored(NamedTuple):
     """A memory with its score (a named tuple: a context request makes a hundred of them, and a frozen
@@ -99,7 +110,7 @@ class Scored(NamedTuple):
 
     @property
     def category(self) -> Category:
-        return CATEGORY_OF[self.candidate.type]
+        return self.candidate.category
 
 
 @dataclass(frozen=True)
@@ -149,13 +160,14 @@ def build_block(ranked: Iterable[Scored], max_tokens: int = DEFAULT_MAX_TOKENS, 
     for item in ranked:
         if budget - used < shortest + len(SEPARATOR):
             break
-        line = chosen[item.category]
-        if len(line) >= CAPS[item.category]:
+        category = item.candidate.category
+        line = chosen[category]
+        if len(line) >= CAPS[category]:
             if all(len(chosen[c]) >= CAPS[c] for c in Category):
                 break
             continue
-        text = block_text(item.candidate.content)
-        cost = len(text) + (len(SEPARATOR) if line else len(LINE_PREFIX[item.category]))
+        text = item.candidate.text
+        cost = len(text) + (len(SEPARATOR) if line else len(LINE_PREFIX[category]))
         if used == 0:
             cost += len(HEADER)
         if used + cost > budget:

@@ -4,22 +4,24 @@ as a list or as the scored `MEMORY:` block (domain.coach_block). The athlete's o
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import ColumnElement, String, bindparam, func, select
+from sqlalchemy import ColumnElement, Connection, String, bindparam, func, literal, select
 from sqlalchemy.orm import Session
 
 from domain.actors import require_athlete
-from domain.coach_block import DEFAULT_MAX_TOKENS, Block, Candidate, build_block
+from domain.api_tokens import TOKEN_COLUMNS, Caller, caller_of, secret_to_look_up
+from domain.coach_block import DEFAULT_MAX_TOKENS, Block, Candidate
 from domain.coach_index import IndexCache, KnownStamp, stamp_columns, stamp_of
 from domain.enums import MemoryStatus, MemoryType, Role
 from domain.errors import NotFound
 from domain.memory_writes import set_hidden_from_coach
-from domain.models import Memory, User
+from domain.models import ApiToken, Memory, User
 from domain.prepared import Prepared
-from domain.search import text_match
+from domain.search import owner_column, reads_marked_index, text_match
 from domain.types import utcnow
 from domain.users import account_name, find_user
 from domain.visibility import with_inactive
@@ -68,6 +70,18 @@ _ATHLETE = {
     )
     for dialect in ("sqlite", "postgresql")
 }
+# The token and the athlete, each by its unique key, side by side in one row (either part NULL when absent).
+_ONE = select(literal(1).label("one")).subquery("one")
+_CALLER_AND_ATHLETE = {
+    dialect: Prepared(
+        select(*TOKEN_COLUMNS, User.id, User.username, User.role, *stamp_columns(User.id, dialect)).select_from(
+            _ONE.outerjoin(ApiToken, ApiToken.token_hash == bindparam("token_hash", type_=String)).outerjoin(
+                User, User.username == _USERNAME
+            )
+        )
+    )
+    for dialect in ("sqlite", "postgresql")
+}
 
 
 def coach_athlete(session: Session, username: str) -> AthleteRef:
@@ -77,14 +91,52 @@ def coach_athlete(session: Session, username: str) -> AthleteRef:
     name = account_name(username)
     connection = session.connection()
     row = None if name is None else _ATHLETE[connection.dialect.name].run(connection, {"username": name}).fetchone()
-    if row is None or row[2] != Role.ATHLETE.value:
+    athlete = _athlete_of(connection, row)
+    if athlete is None:
         raise NotFound(UNKNOWN_ATHLETE)
-    return AthleteRef(int(row[0]), str(row[1]), KnownStamp(stamp_of(session, row[3:])))
+    return athlete
 
 
-def coach_may_see(athlete_id: int) -> list[ColumnElement[bool]]:
+def caller_and_athlete(session: Session, secret: str, username: str) -> tuple[Caller, AthleteRef | None]:
+    """`authenticate` and `coach_athlete` in one statement (one round trip, where they were two: issue 9).
+    The token decides first, as when they ran one after the other: AuthenticationFailed for a bad one,
+    whatever the name; the athlete is None when no athlete has that name (the caller says 'not found'
+    once it has admitted the token: its rate limit and scope)."""
+    wanted = secret_to_look_up(secret)
+    connection = _one_statement(session)
+    values = {"token_hash": wanted, "username": account_name(username)}
+    # fetchall: SQLite's statement runs to its end, which ends its read (the one row: unique keys)
+    (row,) = _CALLER_AND_ATHLETE[connection.dialect.name].run(connection, values).fetchall()
+    token = len(TOKEN_COLUMNS)
+    return caller_of(row[:token], wanted), _athlete_of(connection, row[token:])
+
+
+def _one_statement(session: Session) -> Connection:
+    """Where `caller_and_athlete` runs its statement: on the connection the session is bound to (the context
+    route's held one) as it is, when the session has not begun: the statement is then a read of its own,
+    without a BEGIN and a ROLLBACK around it (on SQLite two more calls, each giving up the interpreter lock
+    and waiting to take it back among the other threads: py-spy, 20 clients, a quarter of the context
+    threads' time; PostgreSQL's reader is in autocommit anyway). Else in the session's transaction. Its
+    own snapshot is enough: a stamp says which memories to expect, and any read after it (the memories,
+    when the kept index is older) sees them or newer (domain.coach_index.stamp)."""
+    bind = session.bind
+    if isinstance(bind, Connection) and not session.in_transaction() and not bind.in_transaction():
+        return bind
+    return session.connection()
+
+
+def _athlete_of(connection: Connection, values: Sequence[Any] | None) -> AthleteRef | None:
+    """An athlete from the values of `_ATHLETE`'s columns; None for no user, or one who is not an athlete."""
+    if values is None or values[2] != Role.ATHLETE.value:
+        return None
+    return AthleteRef(int(values[0]), str(values[1]), KnownStamp(stamp_of(connection, values[3:])))
+
+
+def coach_may_see(athlete_id: int, *, searched: bool = False) -> list[ColumnElement[bool]]:
+    """`searched`: the list reads PostgreSQL's index of marked words, which holds the athlete's entries alone
+    (domain.search.owner_column)."""
     return [
-        Memory.athlete_id == athlete_id,
+        owner_column(searched=searched) == athlete_id,
         Memory.status == MemoryStatus.ACTIVE,
         Memory.hidden_from_coach.is_(False),
     ]
@@ -118,7 +170,7 @@ def context_for(
     """The block for one athlete; not recorded (the API records its reads, see domain.coach_reads)."""
     known = athlete.stamp if isinstance(athlete, AthleteRef) else None
     index = INDEXES.get(session, athlete.id, lambda: candidates(session, athlete.id), known=known)
-    block = build_block(index.ranked(query, now or utcnow()), max_tokens, shortest=index.shortest)
+    block = index.block(query, now or utcnow(), max_tokens)
     return ContextAnswer(query=query, max_tokens=max_tokens, block=block, considered=len(index.candidates))
 
 
@@ -140,7 +192,7 @@ def coach_memories(
     offset: int = 0,
 ) -> CoachMemoryPage:
     """Active memories the coach may see, newest update first."""
-    stmt = select(Memory).where(*coach_may_see(athlete.id))
+    stmt = select(Memory).where(*coach_may_see(athlete.id, searched=reads_marked_index(session, text) and not types))
     if types:
         stmt = stmt.where(Memory.type.in_(list(types)))
     if text.strip():

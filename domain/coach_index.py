@@ -15,19 +15,32 @@ import threading
 import weakref
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, Integer, bindparam, func, select
+from sqlalchemy import ColumnElement, Connection, Integer, bindparam, func, select
 from sqlalchemy.orm import QueryableAttribute, Session
 from sqlalchemy.pool import Pool
 
-from domain.coach_block import CONFIDENCE_POINTS, Candidate, Scored, block_text, rank_key, recency_points, words
+from domain.coach_block import (
+    CONFIDENCE_POINTS,
+    Block,
+    Candidate,
+    Scored,
+    block_text,
+    build_block,
+    rank_key,
+    recency_points,
+    words,
+)
 from domain.models import CoachStamp
 from domain.prepared import WRITER, Prepared
 
 StaticKey = tuple[int, int, float, int]  # rank_key without the score
+# What of a query the ranking depends on: the words it shares with some memory, the tag entities in it.
+Signature = tuple[tuple[str, ...], tuple[str, ...]]
+BLOCKS_KEPT = 64  # per index and recency window
 
 
 @dataclass(frozen=True)
@@ -39,6 +52,8 @@ class _Base:
     order: list[int]  # indexes with points > 0, best first
     valid_from: datetime
     valid_until: datetime
+    # Blocks built in this window, by the query's signature and max_tokens (`CoachIndex.block`).
+    blocks: dict[tuple[Signature, int], Block] = field(default_factory=dict)
 
 
 class CoachIndex:
@@ -84,29 +99,49 @@ class CoachIndex:
             lacking = self._lacking[word] = [i for i in range(len(self.candidates)) if i not in has]
         return lacking
 
+    def signature(self, query: str) -> Signature:
+        """Two queries with the same signature rank every memory alike."""
+        shared = tuple(sorted(word for word in words(query) if self.by_word.get(word)))
+        query_lower = query.lower()
+        return shared, tuple(entity for entity in self.by_entity if entity in query_lower)
+
+    def block(self, query: str, now: datetime, max_tokens: int) -> Block:
+        """`build_block(self.ranked(query, now), max_tokens)`, kept for the next query with the same
+        signature and max_tokens while the query-free order holds (the index itself is kept only while
+        the athlete's memories stay as they are). A coach asks the same things again: the bench's
+        queries cost 18-146 us of ranking and filling each, a kept block a lookup (issue 9)."""
+        base = self._base_at(now)
+        key = (self.signature(query), max_tokens)
+        block = base.blocks.get(key)
+        if block is None:
+            block = build_block(self._ranked(key[0], base), max_tokens, shortest=self.shortest)
+            if len(base.blocks) >= BLOCKS_KEPT:
+                base.blocks.clear()
+            base.blocks[key] = block
+        return block
+
     def ranked(self, query: str, now: datetime) -> Iterator[Scored]:
+        return self._ranked(self.signature(query), self._base_at(now))
+
+    def _ranked(self, signature: Signature, base: _Base) -> Iterator[Scored]:
         """A memory's score is its base points plus what the query adds. Only the memories the query
         touches are scored one by one: a word most memories contain adds +2 to all (`shift`) and -2 to
         the few without it. The others keep their base level, in static order; level by level, from the
         top, the two are merged, so the cost is what the query touches plus what the block reads, not
         every memory (issue 9: a word such as 'after' in all 2,000 memories of the bench)."""
-        base = self._base_at(now)
+        shared, entities = signature
         extra: dict[int, int] = {}
         shift = 0
-        for word in words(query):
-            hits = self.by_word.get(word)
-            if not hits:
-                continue
+        for word in shared:
+            hits = self.by_word[word]
             gain = 2
             if 2 * len(hits) > len(self.candidates):
                 shift, hits, gain = shift + 2, self._without(word), -2
             for i in hits:
                 extra[i] = extra.get(i, 0) + gain
-        query_lower = query.lower()
-        for entity, hits in self.by_entity.items():
-            if entity in query_lower:
-                for i in hits:
-                    extra[i] = extra.get(i, 0) + 5
+        for entity in entities:
+            for i in self.by_entity[entity]:
+                extra[i] = extra.get(i, 0) + 5
         candidates, points = self.candidates, base.points
         if not extra and not shift:
             for i in base.order:
@@ -156,9 +191,10 @@ def stamp_columns(athlete_id: ColumnElement[int] | QueryableAttribute[int], dial
     return [total]
 
 
-def stamp_of(session: Session, values: Sequence[Any]) -> int | None:
-    """The stamp from `stamp_columns`' values, or None when this transaction has written (see `stamp`)."""
-    if session.connection().get_execution_options().get(WRITER, False):
+def stamp_of(connection: Connection, values: Sequence[Any]) -> int | None:
+    """The stamp from `stamp_columns`' values read on `connection`, or None when its transaction has
+    written (see `stamp`)."""
+    if connection.get_execution_options().get(WRITER, False):
         return None  # a unit of work that writes (persistence.uow): its changes may yet roll back
     if len(values) > 1 and values[1]:
         return None
@@ -180,7 +216,7 @@ def stamp(session: Session, athlete_id: int) -> int | None:
     new or newer than the stamp says (an index newer than its stamp is only ever rebuilt once more)."""
     connection = session.connection()
     values = _STAMP[connection.dialect.name].run(connection, {"athlete_id": athlete_id}).fetchone()
-    return stamp_of(session, values)
+    return stamp_of(connection, values)
 
 
 @dataclass(frozen=True)

@@ -9,17 +9,32 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
-from typing import Literal
+from typing import Any, Literal
 
-from sqlalchemy import Integer, bindparam, delete, exists, func, insert, select
+import orjson
+from sqlalchemy import (
+    BigInteger,
+    ColumnElement,
+    Connection,
+    Integer,
+    Text,
+    bindparam,
+    delete,
+    exists,
+    func,
+    insert,
+    select,
+)
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
+from sqlalchemy.types import TypeEngine
 
 from domain.actors import require_athlete
 from domain.api_tokens import Caller, note_use
 from domain.memory_rows import RowReader, reading
 from domain.models import CoachRead, CoachReadMemory, Memory, User
 from domain.prepared import Prepared
-from domain.types import utcnow
+from domain.types import UTCDateTime, utcnow
 
 ReadKind = Literal["context", "memories"]
 MAX_LOG = 200
@@ -92,54 +107,128 @@ class PendingRead:
 
 
 _INSERT_READ = Prepared(insert(CoachRead).returning(CoachRead.id))
-# PostgreSQL: every read of a batch in one statement (a round trip per read was up to 500 per batch)
-_INSERT_READS = insert(CoachRead).returning(CoachRead.id, sort_by_parameter_order=True)
-_MEMORY_ID = bindparam("memory_id", type_=Integer)
-# A memory removed for good since it was served is left out of its read (the read itself stays).
-_INSERT_LINK = Prepared(
-    insert(CoachReadMemory).from_select(
-        ["read_id", "memory_id", "position"],
-        select(bindparam("read_id", type_=Integer), _MEMORY_ID, bindparam("position", type_=Integer)).where(
-            exists().where(Memory.id == _MEMORY_ID)
-        ),
+_READ_COLUMNS: dict[str, TypeEngine[Any]] = {
+    "at": UTCDateTime(),
+    "athlete_id": Integer(),
+    "token_id": Integer(),
+    "token_name": Text(),
+    "kind": Text(),
+    "query": Text(),
+    "max_tokens": Integer(),
+    "block": Text(),
+}
+
+
+def _array(name: str, item: TypeEngine[Any]) -> ColumnElement[Any]:
+    return bindparam(name, type_=ARRAY(item))  # psycopg's dialect writes the array's type beside it
+
+
+def _write_all() -> Prepared:
+    """PostgreSQL: a whole batch, reads and memory links, in one statement of arrays (one per column).
+
+    The reads are inserted in their order (ORDER BY their place), so their ids, from the table's
+    sequence, rise in that order: the i-th smallest id returned is the i-th read's (SQLAlchemy's own
+    insertmanyvalues relies on the same). Each link names its read by place. Before (issue 9), the
+    links were one executed INSERT each (11 per read in the bench): 135-150 us of the writer's CPU
+    per read."""
+    reads = (
+        func.unnest(*(_array(name, item) for name, item in _READ_COLUMNS.items()))
+        .table_valued(*_READ_COLUMNS, with_ordinality="place", name="read_rows")
+        .render_derived()
     )
-)
+    new = (
+        insert(CoachRead)
+        .from_select(list(_READ_COLUMNS), select(*(reads.c[name] for name in _READ_COLUMNS)).order_by(reads.c.place))
+        .returning(CoachRead.id)
+        .cte("new_reads")
+    )
+    numbered = select(new.c.id, func.row_number().over(order_by=new.c.id).label("place")).cte("numbered_reads")
+    links = (
+        func.unnest(
+            _array("link_read", BigInteger()), _array("link_memory", Integer()), _array("link_position", Integer())
+        )
+        .table_valued("place", "memory_id", "position", name="link_rows")
+        .render_derived()
+    )
+    rows = (
+        select(numbered.c.id, links.c.memory_id, links.c.position)
+        .join_from(links, numbered, numbered.c.place == links.c.place)
+        .where(exists().where(Memory.id == links.c.memory_id))
+    )
+    return Prepared(insert(CoachReadMemory).from_select(["read_id", "memory_id", "position"], rows).add_cte(new))
+
+
+_WRITE_ALL = _write_all()
 
 
 def record_reads(session: Session, reads: Sequence[PendingRead]) -> None:
-    """Write answered reads in one transaction: a fixed INSERT per read on SQLite (one statement for all
-    on PostgreSQL) and one batch of memory links
-    (domain.prepared: the ORM's bulk insert cost several times SQLite's own work). A memory removed
-    for good since it was served is left out of its read (the read itself stays)."""
-    connection = session.connection()
-    rows = [
-        {
-            "at": read.at,
-            "athlete_id": read.athlete_id,
-            "token_id": read.caller.token_id,
-            "token_name": read.caller.name,
-            "kind": read.kind,
-            "query": read.query[:MAX_QUERY_STORED] if read.query is not None else None,
-            "max_tokens": read.max_tokens,
-            "block": read.block,
-        }
-        for read in reads
-    ]
-    if not rows:
+    """Write answered reads in one transaction: on SQLite a fixed INSERT per read and one batch of memory
+    links (domain.prepared: in process, the cheapest), on PostgreSQL one statement for all (`_write_all`).
+    A memory removed for good since it was served is left out of its read (the read itself stays)."""
+    if not reads:
         return
-    if connection.dialect.name == "sqlite":  # in process: a fixed INSERT per read is the cheapest
-        read_ids = [_INSERT_READ.run(connection, row).fetchone()[0] for row in rows]
+    connection = session.connection()
+    if connection.dialect.name == "sqlite":
+        _write_each(connection, reads)
     else:
-        read_ids = list(connection.execute(_INSERT_READS, rows).scalars())
-    links: list[dict[str, int]] = []
+        _WRITE_ALL.run(connection, _as_arrays(reads))
     last_use: dict[int, datetime] = {}
-    for read, read_id in zip(reads, read_ids, strict=True):
-        links += [{"read_id": read_id, "memory_id": m, "position": i} for i, m in enumerate(read.memory_ids)]
+    for read in reads:
         last_use[read.caller.token_id] = max(read.at, last_use.get(read.caller.token_id, read.at))
-    if links:
-        _INSERT_LINK.run_many(connection, links)
     for token_id, at in sorted(last_use.items()):
         note_use(session, token_id, now=at)
+
+
+def _row(read: PendingRead) -> dict[str, Any]:
+    return {
+        "at": read.at,
+        "athlete_id": read.athlete_id,
+        "token_id": read.caller.token_id,
+        "token_name": read.caller.name,
+        "kind": read.kind,
+        "query": read.query[:MAX_QUERY_STORED] if read.query is not None else None,
+        "max_tokens": read.max_tokens,
+        "block": read.block,
+    }
+
+
+def _write_each(connection: Connection, reads: Sequence[PendingRead]) -> None:
+    read_ids = [_INSERT_READ.run(connection, _row(read)).fetchone()[0] for read in reads]
+    links = [
+        (read_id, memory_id, position)
+        for read, read_id in zip(reads, read_ids, strict=True)
+        for position, memory_id in enumerate(read.memory_ids)
+    ]
+    if links:
+        _INSERT_LINKS.run(connection, {"links": orjson.dumps(links).decode()})
+
+
+def _insert_links() -> Prepared:
+    """SQLite: every memory link of a batch in one statement, from a JSON list of [read id, memory id,
+    place]. Executed one row at a time (11 per read in the bench), each row was a call into SQLite that
+    gives up the interpreter lock and waits to take it back among the context threads (issue 9)."""
+    rows = func.json_each(bindparam("links", type_=Text)).table_valued("value")
+    read_id, memory_id, position = (func.json_extract(rows.c.value, f"$[{n}]") for n in range(3))
+    return Prepared(
+        insert(CoachReadMemory).from_select(
+            ["read_id", "memory_id", "position"],
+            select(read_id, memory_id, position).where(exists().where(Memory.id == memory_id)),
+        )
+    )
+
+
+_INSERT_LINKS = _insert_links()
+
+
+def _as_arrays(reads: Sequence[PendingRead]) -> dict[str, list[Any]]:
+    rows = [_row(read) for read in reads]
+    values: dict[str, list[Any]] = {name: [row[name] for row in rows] for name in _READ_COLUMNS}
+    values["link_read"], values["link_memory"], values["link_position"] = [], [], []
+    for place, read in enumerate(reads, start=1):
+        values["link_read"] += [place] * len(read.memory_ids)
+        values["link_memory"] += read.memory_ids
+        values["link_position"] += range(len(read.memory_ids))
+    return values
 
 
 def coach_reads_for(

@@ -46,7 +46,7 @@ from domain.enums import CONFIDENCE_RANK, MemoryConfidence, MemorySource, Memory
 from domain.errors import InvalidInput, NotFound
 from domain.memory_rows import RowReader, load_memories, reading
 from domain.models import Memory, SourceText, User
-from domain.search import MatchForm, match_condition, match_values, text_match
+from domain.search import MatchForm, match_condition, match_values, owner_column, reads_marked_index, text_match
 from domain.visibility import VISIBLE  # also registers the active-only filter the ORM queries here rely on
 
 MAX_PAGE = 200
@@ -137,8 +137,9 @@ def list_memories_by_type(
     wanted = {t: _limit(n) for t, n in limits.items()}
     if not wanted:
         return {}
-    shared = _conditions(session, _of_types(query, ()), owner_id)
-    counted = select(Memory.type, func.count()).where(Memory.type.in_(wanted), *shared).group_by(Memory.type)
+    shared = _conditions(session, _of_types(query, ()), owner_id, typed=True)
+    every_type = _conditions(session, _of_types(query, ()), owner_id)
+    counted = select(Memory.type, func.count()).where(Memory.type.in_(wanted), *every_type).group_by(Memory.type)
     totals: dict[Any, int] = {row[0]: row[1] for row in session.execute(counted)}
     order = _order(query.sort)
     pages = [
@@ -233,8 +234,12 @@ def _filtered(session: Session, query: MemoryQuery, owner_id: int) -> Select[Any
     return select(Memory).where(*_conditions(session, query, owner_id))
 
 
-def _conditions(session: Session, query: MemoryQuery, owner_id: int) -> list[ColumnElement[bool]]:
-    conditions = [Memory.athlete_id == owner_id]
+def _conditions(
+    session: Session, query: MemoryQuery, owner_id: int, *, typed: bool = False
+) -> list[ColumnElement[bool]]:
+    """The query's conditions (`typed`: the statement adds a type of its own)."""
+    searched = reads_marked_index(session, query.text) and not (query.types or typed)
+    conditions = [owner_column(searched=searched) == owner_id]
     if len(query.types) == 1:
         conditions.append(Memory.type == next(iter(query.types)))
     elif query.types:
@@ -309,7 +314,8 @@ def _one_of(column: Any, prefix: str, count: int, *, equal_for_one: bool = False
 def _where(shape: ListShape, *, after: bool) -> list[ColumnElement[bool]]:
     """`_conditions` as bind parameters (and `_after`), then the soft-delete filter where the ORM's
     option puts it (last)."""
-    conditions: list[ColumnElement[bool]] = [Memory.athlete_id == bindparam("b_athlete_id", type_=Integer)]
+    owner = owner_column(searched=shape.search == "tsvector" and not shape.types)
+    conditions: list[ColumnElement[bool]] = [owner == bindparam("b_athlete_id", type_=Integer)]
     conditions += _one_of(Memory.type, "b_type", shape.types, equal_for_one=True)
     conditions += _one_of(Memory.source, "b_source", shape.sources)
     conditions += _one_of(Memory.confidence, "b_confidence", shape.confidences)

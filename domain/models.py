@@ -218,7 +218,13 @@ class AuditEvent(Base):
         Index("ix_audit_actor_seq", "actor_id", "seq"),
         Index("ix_audit_action_seq", "action", "seq"),
         Index("ix_audit_at", "at"),
-        Index("ux_audit_pending_id", "pending_id", unique=True),
+        Index(  # only events that waited in audit_pending (migration 0015)
+            "ux_audit_pending_id",
+            "pending_id",
+            unique=True,
+            sqlite_where=text("pending_id IS NOT NULL"),
+            postgresql_where=text("pending_id IS NOT NULL"),
+        ),
     )
 
     seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)

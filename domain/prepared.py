@@ -128,7 +128,15 @@ def _execute(connection: Connection, sql: str, parameters: Any, *, many: bool, s
         else:
             cursor.execute(sql, parameters)
     except connection.dialect.loaded_dbapi.Error as error:
+        # As SQLAlchemy's own execute says it: whether the error is the connection's loss (a caller then
+        # retries on a fresh one, e.g. ui/api/security.py's context route).
+        lost = connection.dialect.is_disconnect(error, dbapi_connection, cursor)
         raise DBAPIError.instance(
-            sql, parameters, error, connection.dialect.loaded_dbapi.Error, dialect=connection.dialect
+            sql,
+            parameters,
+            error,
+            connection.dialect.loaded_dbapi.Error,
+            connection_invalidated=lost,
+            dialect=connection.dialect,
         ) from error
     return cursor

@@ -38,7 +38,8 @@ BODY_PARTS: dict[str, str] = {
     "quad": r"quads?|quadriceps|thighs?",
     "achilles": r"achilles(?:" + APOSTROPHE + r"s?)?|achillies",
     # "on my feet all day" is a job, not a foot
-    "foot": r"foot|(?<!on\smy\s)(?<!on\sher\s)(?<!on\shis\s)(?<!on\sour\s)(?<!on\stheir\s)feet"
+    "foot": r"foot|foots|forefoot|big\s+toes?|hallux"
+    r"|(?<!on\smy\s)(?<!on\sher\s)(?<!on\shis\s)(?<!on\sour\s)(?<!on\stheir\s)feet"
     r"|arch(?:es)?(?=\s+(?:of|pain|hurts?|is|ache|aches|feels))|metatarsals?|toes?|toe\s*nails?|bunions?",
     "heel": r"heels?",
     "back": (
@@ -113,7 +114,8 @@ CONTEXT_TOPICS: dict[str, str] = {
         r"|jet[-\s]?lag\w*|long[-\s]haul|away\s+(?=(?:every|most|all|for|in|on|at|with|from\s+home)\b)"
     ),
     "kids": (
-        r"school\s+runs?|nursery|kids?|children|child|sons?|daughters?|baby|toddlers?|twins|newborn"
+        r"school\s+runs?|nursery|kindergarten|kids?|children|childs|child|sons?|daughters?|baby|toddlers?|twins|newborn"
+        r"|pushchairs?|buggy|strollers?|custody"
         r"|(?:dad|mum|mom|mother|father)\s+of|single\s+(?:mum|mom|dad|parent|mother|father)|(?:only|solo|lone)\s+parent"
         r"|school\s+(?:drop[-\s]?offs?|pick[-\s]?ups?)|\d+[-\s](?:week|month|year)[-\s]olds?|(?<=our\s)(?:youngest|eldest|oldest)"
         r"|(?:two|three|four|five|\d)\s+(?:young\s+|little\s+|teenage\s+|teen\s+|grown[-\s]up\s+)?(?:boys|girls)|teenagers"
@@ -122,7 +124,8 @@ CONTEXT_TOPICS: dict[str, str] = {
     ),
     "family": (
         r"family|wife|husband|hubby|partner|pregnan\w*|post[-\s]?partum|parents?|mum|mom|dad|carer\s+for|childcare"
-        r"|solo\s+parent\w*|puppy|mam|carer|mother|father"
+        r"|solo\s+parent\w*|puppy|mam|carer|mother|father|expecting\s+(?:our|a|my)\s+(?:first|second|third|baby|child)"
+        r"|getting\s+married|in[-\s]laws"
     ),
     "commute": r"commut\w*",
     "gym": (

@@ -8,9 +8,10 @@ as you would the session secret; `memory-review backup` writes a copy beside the
 
 The anchor (`memory-review.audit-anchor`, or `audit-anchor-<database digest>.json` in the data
 folder) holds the newest committed event's seq and hash and where the keyed part of the chain
-starts. It is replaced atomically after each commit that wrote events and only moves forward
-(a file lock orders the processes sharing it), so it may lag the database by the commits of a
-process killed mid-way, but is never ahead of it: verify then needs that event in the chain.
+starts. It is written (in place, whole, under a file lock that orders the processes sharing it and
+the readers: persistence/audit_files.py) after each commit that wrote events and only moves forward,
+so it may lag the database by the commits of a process killed mid-way, but is never ahead of it:
+verify then needs that event in the chain.
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import os
 import pkgutil
+import threading
 from collections.abc import Iterable
 
 from nicegui import app, ui
@@ -14,6 +15,7 @@ from sqlalchemy import Engine
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from domain import extraction
 from domain.proposals import expire_stale
 from persistence.demo import load_demo
 from persistence.ready import ready_engine
@@ -158,7 +160,16 @@ def prepare(settings: Settings, *, demo: bool) -> bool:
     handler_signatures.install()  # NiceGUI's per-element signature check, once per handler's code
     loop_syscalls.install()  # ids from a pool of randomness, the page template read once: no syscall per page
     _probe_loop_lag(settings)
+    app.on_startup(compile_rules_in_background)
     return loaded
+
+
+def compile_rules_in_background() -> threading.Thread:
+    """The extraction rules compile on first use (about a second of CPU). Without this, the first ingest or Add
+    suggestion after a start waited for them; now they compile while the server already answers."""
+    thread = threading.Thread(target=extraction.prepare, name="compile extraction rules", daemon=True)
+    thread.start()
+    return thread
 
 
 def _probe_loop_lag(settings: Settings) -> None:

@@ -8,10 +8,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import accumulate
 
+from domain.extraction.folding import Folded
 from domain.extraction.lexicon import APOSTROPHE as _A
 
 _SENTENCE_RE = re.compile(r"(?:[^.!?;\n\r\u2028\u2029]|\.(?=\w))+[.!?;]*")
-_CLAUSE_SEP_RE = re.compile(
+_CLAUSE_SEP_RE = Folded(
     # a comma, but not inside a number ("2,200m"); a colon, but not after a list's heading ("Kids: 2", "Goal: ...");
     # each lookbehind is tried only where its comma or colon stands
     r",(?!(?<=\d,)\d)|:(?<!kids:)(?<!children:)(?<!goal:)(?<!goals:)(?<!target:)(?<!aim:)(?<!race:)\s|\s[-–—]+\s|[()]|\b(?:but"
@@ -22,7 +23,6 @@ _CLAUSE_SEP_RE = re.compile(
     # a run-on question tagged to a statement: "my shins kill after every track session is that bad??"
     r"|\s(?=(?:is|was|does|should)\s+(?:that|this|it)\s+(?:bad|normal|ok|okay|fine|a\s+problem|an\s+issue"
     r"|worrying|something)\b)",
-    re.IGNORECASE,
 )
 _QUESTION_START_RE = re.compile(
     r"^\W*(?:(?:so|and|but|or|then)\s+)?(?:should|shall|can|could|would|will|do|does|did|is|are|was|were|am|have"
@@ -32,7 +32,7 @@ _QUESTION_START_RE = re.compile(
     re.IGNORECASE,
 )
 # Questions without a question mark: "Is it normal to ...", "Any tips for ...".
-_BARE_QUESTION_RE = re.compile(
+_BARE_QUESTION_RE = Folded(
     # "What I love most is trail runs" states a fact
     r"\W*(?:(?:should|can|could|do|does|is|are|what(?!\s+i\s+(?:\w+\s+){1,3}?(?:is|are)\b)|why|which)\s+(?:i|you"
     r"|we|it|my|this|that|there|an?|the)\b"
@@ -41,12 +41,11 @@ _BARE_QUESTION_RE = re.compile(
     # undecided: "Not sure if I prefer trails or road yet"
     r"|(?:(?:i" + _A + r"?m\s+)?not\s+sure|unsure|(?:i\s+)?(?:don" + _A + r"?t|do\s+not)\s+know"
     r"|can" + _A + r"?t\s+decide)\s+(?:if|whether|what|which)\b)",
-    re.IGNORECASE,
 )
 
 
 # A statement dressed as a question: "Did I mention I can't stand treadmills?" states what follows the lead.
-_STATEMENT_LEAD_RE = re.compile(
+_STATEMENT_LEAD_RE = Folded(
     r"(?:(?:did|have)\s+i\s+(?:ever\s+)?(?:mention(?:ed)?|tell\s+you|told\s+you|say|said)(?:\s+(?:that|before))?"
     r"|(?:you\s+know|did\s+you\s+know)(?:\s+that)?"
     # a request about the plan states a preference: "Can we keep the long run on Sundays?", "Could you not put tempo on
@@ -61,7 +60,6 @@ _STATEMENT_LEAD_RE = re.compile(
     # a question that takes its fact as given: "Why do my knees always hurt after long runs?"
     r"|(?:(?:any\s+)?ideas?|do\s+you\s+know|no\s+idea)\s+why"
     r"|why\s+(?:do|does|is|are)(?=\s+my\b))\b\W*",
-    re.IGNORECASE,
 )
 
 

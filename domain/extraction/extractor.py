@@ -11,6 +11,7 @@ from domain.enums import CONFIDENCE_RANK, MemoryConfidence, MemorySource, Memory
 from domain.extraction.candidate import Candidate, Extractor
 from domain.extraction.clauses import Span, SpanSet, sentences, statement_clauses
 from domain.extraction.facts import RESPONSE_CONTEXT_TAGS, Fact, rule_facts
+from domain.extraction.folding import Folded
 from domain.extraction.habit import habit_span, text_has_habit
 from domain.extraction.injuries import Carry, body_mentions, injuries, session_soreness, sessions_and_habit
 from domain.extraction.lexicon import ANY_BODY_PART, ANY_TIME, CONTEXT, INTENSITY, THIS_DAY, all_tags, tags_in
@@ -51,13 +52,12 @@ _TRIGGER_RE = re.compile(
     re.IGNORECASE,
 )
 _TRIGGER_LOW_RE = fast_pattern(_TRIGGER_RE.pattern)  # for the lower-cased text: several times faster
-_EXPLICIT_RE = re.compile(
+_EXPLICIT_RE = Folded(
     r"(?:\W|(?:please|pls|also|and|oh|btw|just|hey|coach)\b)*(?:remember|note|keep\s+in\s+mind|don"
     + _A
     + r"?t\s+forget|do\s+not\s+forget|for\s+the\s+record|for\s+future\s+reference|make\s+a\s+note"
     r"|(?:a\s+)?(?:quick\s+|friendly\s+)?reminder|(?:a\s+)?heads[-\s]up|fyi)\b(?:\s+(?:that|this)"
     r"\b)?\W*(?!to\b)(?=\w)",
-    re.IGNORECASE,
 )
 # A reminder of a one-off: "remember my mother-in-law is staying this week" (but a trip "all next week" is travel)
 _ONE_OFF_RE = re.compile(r"\b(?:" + THIS_DAY + r")\b", re.IGNORECASE)

@@ -8,14 +8,14 @@ from dataclasses import dataclass
 
 from domain.enums import CONFIDENCE_RANK, MemoryConfidence, MemoryType
 from domain.extraction.clauses import Span
+from domain.extraction.folding import Folded
 from domain.extraction.lexicon import BODY, CONTEXT_TOPIC, INTENSITY, THIS_DAY, TIME, preference_tags
 from domain.extraction.prefilter import LiteralGate, fast_pattern
 from domain.extraction.rules import AGE_RULE, CONTEXT, PREFERENCE, RESPONSE, RULES, RUN_OBJECT_RE, Rule, group_rule
 from domain.extraction.subject import People
 
-_TRANSIENT_RE = re.compile(
+_TRANSIENT_RE = Folded(
     r"\b(?:" + THIS_DAY + r"|yesterday|this\s+(?:time|run)|next\s+(?:week|time|year|run)|last\s+(?:night|week|run))\b",
-    re.IGNORECASE,
 )
 
 

@@ -9,6 +9,7 @@ from itertools import islice
 
 from domain.enums import MemoryConfidence
 from domain.extraction.clauses import Span
+from domain.extraction.folding import Folded
 from domain.extraction.lexicon import APOSTROPHE as _A
 from domain.extraction.lexicon import BODY, WORD_RE
 from domain.extraction.prefilter import fast_pattern
@@ -26,6 +27,9 @@ _SYMPTOM_RE = re.compile(
     r"|popped|stress\s+reaction|bursitis|shin\s+splints|dodgy|achey|knackered|iffy|grumpy|angry|flare[-\s]?ups?"
     r"|surgeries|op|neuroma|metatarsalgia|(?<!\d)(?:[1-9]|10)\s*/\s*10|(?:pin|plate|screws?|rod)(?=\s+in\b)|diagnos\w*|disease|syndrome|osgood[-\s]schlatter|(?:osteo)?arthriti\w*|weakness|numb\w*|tingl\w*|pins\s+and\s+needles|went\s+dead"
     r"|lock(?:s|ing)?\s+up|gave\s+way|giv(?:es|ing)\s+way|grabbed|recon|replacement|arthroscop\w*|doms"
+    # issue 13, outside writers 3 and 4: conditions of the foot named as such, "a bunion", "flat feet", "hallux
+    # rigidus", "a black toenail"
+    r"|bunions?|hallux|flat\s+(?:feet|foot|foots)|black\s+toe\s*nails?"
     r"|pinch(?:es|ed|ing|y)?|aggravat\w*|jammed|snapped|separated|hyperextend\w*|pops|popping|snapping|fused"
     r"|went(?=\s+(?:at|during|halfway|mid|pop|twang|bang)\b|\s*(?:[.,;!]|$))"
     r"|bad(?=\s+(?:left\s+|right\s+|lower\s+|upper\s+)?(?:knees?|ankles?|back|hips?|shoulders?|achilles|hamstrings?"
@@ -47,19 +51,17 @@ _HYPOTHETICAL_RE = re.compile(
     r"|to\s+keep|careful)\b",
     re.IGNORECASE,
 )
-_POSITIVE_STATE_RE = re.compile(
+_POSITIVE_STATE_RE = Folded(
     r"\W*(?:(?!not\b)\w+\W+){0,3}?(?:fine|good|great|ok|okay|strong|solid|better|perfect|normal|amazing|fresh"
     r"|happy|100%)\b",
-    re.IGNORECASE,
 )
-_CHRONIC_RE = re.compile(
+_CHRONIC_RE = Folded(
     r"\b(?:history\s+of|prone|recurring|recurrent|chronic|old|keeps?\s+coming\s+back|kept\s+coming\s+back|on\s+and\s+off"
     r"|on-and-off|comes\s+and\s+goes|always|every\s+time|whenever|prone\s+to|for\s+years)\b",
-    re.IGNORECASE,
 )
 # Soreness a kind of session brings on ("Long descents leave my calves sore for days") is a training
 # response: a session kind, a word of cause or habit, a word of soreness, and no word of real injury.
-_SESSION_RE = re.compile(
+_SESSION_RE = Folded(
     r"\b(?:intervals?|tempos?|long\s+(?:runs?|ones|rides?)|hills?|hilly|hill\s+(?:repeats|reps|sprints)|descents?"
     r"|downhills?|downhill\s+running|races?|racing|marathons?|halfs?|speed\s*work|speed\s+sessions?|track"
     r"|strides|sprints?|back[-\s]to[-\s]back|mileage|workouts?|sessions?|leg\s+days?|strength|gym|weights|squats"
@@ -67,14 +69,12 @@ _SESSION_RE = re.compile(
     r"|tarmac|pavements?|cambered\s+roads?|treadmills?|kick\s+sets?|rides?|bike|bricks?|ultras?|aero(?:\s+position)?"
     r"|swims?|spikes|flats|racing\s+shoes|carbon\s+shoes|erg\w*|climbing|bouldering|match(?:es)?|games|class(?:es)?"
     r"|circuits|drills|pull\s+buoy|paddles|hangboard\w*|fingerboard\w*|campus\s+board\w*)\b",
-    re.IGNORECASE,
 )
-_CAUSE_RE = re.compile(
+_CAUSE_RE = Folded(
     r"\b(?:leaves?|left\s+me|makes?|gives?|always|every\s+(?:single\s+)?time|each\s+time|whenever|for\s+days"
     r"|(?:the\s+)?(?:day|days|morning)\s+after|next\s+day|usually|tends?\s+to|after\s+(?:every|each|any|all|anything)"
     r"|stays?|(?:on|in|during)\s+(?:every|each|any|all)|usual|as\s+always|like\s+always|(?:like|as\s+on)\s+every|for\s+(?:two|three|four|\d+|a\s+few|several)\s+days|after\s+(?:about|around|roughly)\s+\w+\s+(?:hours?"
     r"|minutes?|mins|k|km|kms|miles?))\b",
-    re.IGNORECASE,
 )
 _SORENESS_RE = re.compile(
     r"\b(?:sore\w*|stiff\w*|tight\w*|achy|aching|ache|heavy|trashed|wrecked|smashed|destroyed|burn\w*|scream\w*"
@@ -114,11 +114,10 @@ _LEAVES_SORE_RE = re.compile(
 
 # A soreness that lasts days after whatever brought it on is a response to it, as a rule: "quads ache for three days",
 # "my ankles ache for days", "shoulders knackered for a day" (not one still going on: "has been aching for 3 days").
-_LASTING_SORENESS_RE = re.compile(
+_LASTING_SORENESS_RE = Folded(
     r"\b(?:ache|aches|aching|achy|sore|stiff|tight|tender|knackered|wrecked|trashed|dead|heavy|cooked|battered"
     r"|destroyed|shot)\b(?:\s+[\w-]+){0,3}?\s+for\s+(?:days|a\s+day|(?:a\s+couple\s+of|a\s+few|several|two|three|four"
     r"|\d+)\s+days|the\s+(?:rest\s+of\s+the|whole|next)\s+day)\b",
-    re.IGNORECASE,
 )
 _ONGOING_RE = re.compile(r"\b(?:been|was|were|since|past|last|ago|now|still|today|yesterday)\b", re.IGNORECASE)
 
@@ -195,8 +194,25 @@ def _near(text: str, a: int, b: int) -> bool:
     return hi - lo <= _MAX_BODY_SYMPTOM_CHARS and len(WORD_RE.findall(text, lo, hi)) <= _MAX_BODY_SYMPTOM_WORDS
 
 
+# The body parts of the clauses read lately: a sentence's last clause is read again for what it carries to the next
+# sentence (extractor), a clause again as the one after a symptom (`_gone_after`).
+_MENTIONED: dict[tuple[str, int, int], list[re.Match[str]]] = {}
+_MAX_MENTIONED = 64
+
+
 def body_mentions(low: str, clause: Span) -> list[re.Match[str]]:
-    """Body parts named in `clause` of `low`, a lower-cased text (`People.lower`)."""
+    """Body parts named in `clause` of `low`, a lower-cased text (`People.lower`); the list is shared, not to be
+    changed."""
+    key = (low, clause.start, clause.end)
+    found = _MENTIONED.get(key)
+    if found is None:
+        if len(_MENTIONED) >= _MAX_MENTIONED:
+            _MENTIONED.clear()
+        found = _MENTIONED[key] = _body_mentions(low, clause)
+    return found
+
+
+def _body_mentions(low: str, clause: Span) -> list[re.Match[str]]:
     text = low
     mentions = []
     for m in BODY.lower_pattern.finditer(low, clause.start, clause.end):

@@ -273,9 +273,11 @@ def _group_end(pattern: str) -> int:
 # one of a few literal strings read from the parsed pattern ("like", "love", "enjoy" for "\bi\s+(?:like|love|enjoy)\b";
 # "job" or "shift" or ... for a rule of many alternatives). One scan of a clause for all the rules' literals at once
 # (`LiteralGate`) tells which rules can match it; the others are not searched. The literals are exact for a pattern
-# compiled without flags on lower-cased text, as the rules' lower-case patterns are; the set read for a pattern is
-# never narrower than what its matches hold (tests/unit/test_extraction_prefilter.py compares on every clause of the
-# labelled sets and on generated text), and a pattern with an alternative that needs no literal gets no gate.
+# compiled without flags on lower-cased text, as the rules' lower-case patterns are, read with each run of white space
+# as one space (`spaced`: "\\bi\\s+like" needs "i like", tabs and newlines between the words included); the set read
+# for a pattern is never narrower than what its matches hold (tests/unit/test_extraction_round4.py compares on every
+# clause of the labelled sets and on generated text), and a pattern with an alternative that needs no literal gets no
+# gate.
 
 _EXACT_MAX = 48  # strings an exact set may hold before it is read as a requirement only
 _LITERAL_WEIGHT = {1: 1.0, 2: 0.3, 3: 0.1, 4: 0.03}  # how likely a clause holds a literal of this length (rough)
@@ -292,6 +294,7 @@ class _Info:
 
 
 _EMPTY = _Info(exact=frozenset({""}))
+_SPACE = frozenset({" "})
 _UNKNOWN = _Info()
 
 
@@ -332,7 +335,7 @@ def _info_seq(items: Any) -> _Info:
     for op, av in items:
         item = _info_item(op, av)
         if item.exact is not None and len(current) * len(item.exact) <= _EXACT_MAX:
-            current = frozenset(a + b for a in current for b in item.exact)
+            current = frozenset(_joined(a, b) for a in current for b in item.exact)
             continue
         whole = False
         candidates.append(current)
@@ -348,16 +351,28 @@ def _info_seq(items: Any) -> _Info:
     return _Info(need=_best(candidates))
 
 
+def _joined(a: str, b: str) -> str:
+    """`a` followed by `b`, as the gate sees it: a run of white space is one space."""
+    return a + b[1:] if a.endswith(" ") and b.startswith(" ") else a + b
+
+
+def _char(code: int) -> str:
+    ch = chr(code)
+    return " " if ch.isspace() else ch
+
+
 def _info_item(op: Any, av: Any) -> _Info:
     if op is _c.LITERAL:
-        return _Info(exact=frozenset({chr(av)}))
+        return _Info(exact=frozenset({_char(av)}))
     if op is _c.IN:
         chars: set[str] = set()
         for item_op, item_av in av:
             if item_op is _c.LITERAL:
-                chars.add(chr(item_av))
+                chars.add(_char(item_av))
             elif item_op is _c.RANGE and item_av[1] - item_av[0] < 16:
-                chars.update(chr(i) for i in range(item_av[0], item_av[1] + 1))
+                chars.update(_char(i) for i in range(item_av[0], item_av[1] + 1))
+            elif item_op is _c.CATEGORY and item_av is _c.CATEGORY_SPACE:
+                chars.add(" ")
             else:
                 return _UNKNOWN
         return _Info(exact=frozenset(chars))
@@ -379,6 +394,8 @@ def _info_item(op: Any, av: Any) -> _Info:
         return _Info(need=frozenset().union(*(n for n in needs if n is not None)))
     if op in _REPEATS:
         low, high, body = av[0], av[1], _info_seq(av[2])
+        if body.exact == _SPACE:  # white space, one character or many, is one space to the gate
+            return _Info(exact=_SPACE | ({""} if low == 0 else set()))
         if low == 0:  # may match nothing: no need; exact only when it is at most one copy of an exact body
             return _Info(exact=body.exact | {""}) if high == 1 and body.exact is not None else _UNKNOWN
         if low == high == 1:
@@ -453,6 +470,16 @@ class LiteralGate:
         found = self.always
         if self._scan is not None:
             table = self._keys
-            for literal in set(self._scan.findall(text)):
+            for literal in set(self._scan.findall(spaced(text))):
                 found |= table[literal]
         return found
+
+
+def spaced(text: str) -> str:
+    """`text` as the gate reads it: each run of white space one space (the literals are read so: `\\s+` is " ")."""
+    one = " ".join(text.split())
+    if text[:1].isspace():
+        one = " " + one
+    if text[-1:].isspace() and one != " ":
+        one += " "
+    return one

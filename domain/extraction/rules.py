@@ -60,7 +60,7 @@ _SPORTS = (
 _TEAM_SPORTS = CONTEXT_TOPICS["team sport"]
 _TEAM_WORDS = _TEAM_SPORTS + r"|footy|gaelic|sevens|xv|water\s+polo|futsal|camogie|shinty|korfball"
 _FAMILY_NOUN = (
-    r"(?:kids?|children|child|sons?|daughters?|baby|babies|newborn|toddlers?|twins|boys|girls|little\s+ones"
+    r"(?:kids?|children|childs|child|sons?|daughters?|baby|babies|newborn|toddlers?|twins|boys|girls|little\s+ones"
     r"|-?(?:week|month|year)[-\s]olds?)"
 )
 _COUNT = r"(?:\d+|one|two|three|four|five|six|a|an)"
@@ -226,10 +226,16 @@ _SCHEDULE = (
     r"|twice|once|(?:\d+|two|three|four|five|six)\s+(?:days|times))\b"
     r"|\b(?:only|just)\s+(?:have|get|got)\s+(?:about\s+|around\s+)?(?:\d+|an?|one|two|three|four|five|six)\s*"
     r"(?:minutes|mins|hours?|hrs?|days?\s+a\s+week|sessions?\s+a\s+week)\b"
-    r"|\b\d+(?:\s*[-–]\s*\d+)?\s*(?:hours?|hrs?|sessions?|days?)\s+(?:a|per)\s+week\s+(?:realistically|max|tops|at\s+most"
-    r"|is\s+all|at\s+best)\b"
+    r"|\b(?:\d+(?:\s*[-–]\s*\d+)?|two|three|four|five|six)\s*(?:hours?|hrs?|sessions?|days?|runs?)\s+(?:a|per|in\s+the)\s+"
+    r"week\s+(?:realistically|max|tops|at\s+most|is\s+all|at\s+best)\b"
+    # issue 13, outside writers 3 and 4: "I have only three days free in the week", "I can't do Wednesdays anymore",
+    # "working four days a week, Fridays off", "weekends are mostly out", "Saturday long sessions are out"
+    r"|\bonly\s+(?:have\s+|got\s+)?(?:\d+|two|three|four|five|six)\s+(?:days?|evenings?|mornings?|slots?)\s+free\b"
+    r"|\b(?:can" + _A + r"?t|cannot)\s+(?:do|make)\s+(?:on\s+)?(?:" + _WEEKDAYS + r")\b"
+    r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\s+off\b"
     r"|\b(?:can" + _A + r"?t|cannot|never)\s+(?:train|run|ride|swim|do\s+\w+)\s+on\s+(?:" + _WEEKDAYS + r"|weekends)\b"
-    r"|\b(?:" + _WEEKDAYS + r"|weekends?|weekdays?)\s+(?:are|is)\s+(?:(?:always|usually|completely)\s+)?(?:out|off"
+    r"|\b(?:" + _WEEKDAYS + r"|weekends?|weekdays?)(?:\s+(?:long\s+)?(?:runs|sessions|rides))?\s+(?:are|is)\s+"
+    r"(?:(?:always|usually|completely|mostly|often|basically|generally|normally|pretty\s+much)\s+)?(?:out|off"
     r"\s+limits|impossible|taken|a\s+write[-\s]off|open|free|anything\s+goes)\b"
     r"|\b(?:" + _WEEKDAYS + r"|(?:mornings?|evenings?|afternoons?))\s+(?:are\s+|is\s+)?(?:off|free)\s+(?:again|now|from"
     r"|each|every)\b"
@@ -627,6 +633,14 @@ RULES: tuple[Rule, ...] = (
         r"|^(?:only\s+)?"
         + _TIME
         + r"(?:\s+(?:runs?|sessions?))?\s+(?:pls|plz|please|ideally|preferably|if\s+possible)\b"
+        # issue 13, outside writers 3 and 4: a time given as the whole answer, "Mornings. Always mornings.", "After
+        # work, usually around 6", "Lunchtime, office has showers"
+        r"|^(?:(?:always|usually|only|ideally|mostly|definitely|normally)\s+)?(?:the\s+)?(?:mornings|evenings|afternoons"
+        r"|lunchtimes?|after\s+work|before\s+work|early\s+mornings|late\s+evenings)(?:\s+(?:always|usually|ideally|mostly"
+        r"|only|definitely))?$"
+        # "I've only run in the afternoons", "I have always trained before work"
+        r"|\bi(?:" + _A + r"ve|\s+have)\s+(?:always|only|mostly|usually)\s+(?:run|ran|trained|ridden|swum)\s+"
+        r"(?:in\s+the\s+|at\s+|on\s+|during\s+)?" + _TIME + r"\b"
         r"|\b(?:only|best|usual)\s+(?:slot|window|time|chance)\s+(?:i|that|for\s+me)\b(?=(?:\s+\w+){0,4}?\s+"
         + _TIME
         + r"\b)|\bi\s+"
@@ -901,7 +915,13 @@ RULES: tuple[Rule, ...] = (
         r"|goal|race|target)|goal(?:\s+race)?|target(?:\s+race)?|focus|priority)\b"
         r"|\btraining\s+for\s+(?:the\s+)?\w+(?:\s+\d+)?\s+(?:in|next|this)\s+" + _MONTH + r"\b"
         r"|\bi\s+" + _ADV + r"{0,2}(?:run|race|do)\s+(?:\d+\s+)?(?:ultras|(?:\d+[-\s]?)?milers|marathons|trail\s+races"
-        r"|fell\s+races|triathlons|ironmans)\b",
+        r"|fell\s+races|triathlons|ironmans)\b"
+        # issue 13, outside writers 3 and 4: an event the athlete is down for, or a block of a plan towards one: "I'm
+        # doing the relay at the county champs", "we're racing the half in May", "Week 9 of 18 for Valencia"
+        r"|\b(?:i|we)(?:" + _A + r"m|\s+am|" + _A + r"re|\s+are)\s+(?:doing|running|racing)\s+"
+        r"(?:the\s+|a\s+|my\s+first\s+)?(?:[\w'’-]+\s+){0,3}?(?:marathon|half|ultra|10k|5k|relay|triathlon|ironman|champs|championships|nationals"
+        r"|regionals)\b"
+        r"|^week\s+\d+\s+of\s+\d+\b",
         tags=("context:goal",),
     ),
     _rule(
@@ -916,6 +936,8 @@ RULES: tuple[Rule, ...] = (
         r"(?:wants?|hopes?|plans?|loves?|likes?)\s+to\s+(?:qualify\s+for"
         r"|break\s+\d+|go\s+sub|run\s+(?:a\s+)?sub|get\s+(?:a\s+)?(?:bq|sub)|finish\s+(?:an?\s+|my\s+first\s+)?(?:ultra"
         r"|marathon|ironman|100))\b|\b(?:aiming|going)\s+for\s+(?:a\s+)?(?:sub[-\s]?\d|bq|pb\s+in|pr\s+in)"
+        # a time or a standard aimed at: "aiming for 9:30 at the regionals", "going for the B2 qualifying time"
+        r"|\b(?:aiming|going)\s+for\s+(?:the\s+|a\s+)?(?:\d+[:.]\d+\b|(?:[\w-]+\s+)?qualifying\s+(?:time|standard|mark))"
         # a goal stated as a heading or a plan: "Long-term goal is to qualify", "Big goal: finish the CCC",
         # "Target race is Berlin", "planning to do an ultra next year", "I'd like to get a marathon in"
         r"|^(?:the\s+)?"
@@ -1109,6 +1131,11 @@ RULES: tuple[Rule, ...] = (
         r"|regularly|constantly|weekly|most\s+weeks|all\s+the\s+time|monthly|fortnightly|once\s+a\s+month"
         r"|twice\s+a\s+month)\b|\b(?:away|travel\w*)\s+for\s+work\b"
         r"|\btravel\w*\b(?:\s+[\w-]+){1,5}?\s+(?:for|with)\s+work\b"
+        # issue 13, outside writers 3 and 4: "travelling a fair bit next year", "means more travel", "deploying in
+        # January", "we tour from February"
+        r"|\btravell?ing\s+(?:a\s+lot|a\s+fair\s+bit|loads|lots|a\s+bit|every|most|twice|weekly|monthly)\b"
+        r"|\bmore\s+travel\b|\bdeploy(?:ing|ed|ment)\b|\bwe\s+tour\b"
+        r"|\b(?:i|we)(?:" + _A + r"m|\s+am|" + _A + r"re|\s+are)\s+(?:away\s+)?on\s+tour\b"
         # a stay somewhere for work: "I'm in Oslo for work till May", "off to Lyon for work", "here for work all week"
         r"|\b(?:i(?:" + _A + r"m|\s+am|" + _A + r"ll\s+be|\s+will\s+be)|we(?:" + _A + r"re|\s+are)|off|here|out"
         r"|over|away|based|flying|going|heading)\s+(?:(?:in|to|out\s+in|over\s+in)\s+)?(?:[\w-]+\s+){0,2}?for\s+work\b"
@@ -1220,7 +1247,7 @@ RULES: tuple[Rule, ...] = (
         r"(?:in|with|on)\s+(?:the\s+)?(?:heat|humidity|hills|cold|altitude|sun|hot\s+weather)\b|\b(?:heat"
         r"|humidity|hot\s+weather)\s+(?:\w+\s+)?(?:kills|destroys|wrecks|slows)\s+me\b|\bi\s+"
         + _ADV
-        + r"{0,2}(?:run|race|perform|ride|swim|train)\s+(?:much\s+|way\s+|far\s+)?(?:better|worse|best|badly"
+        + r"{0,2}(?:run|race|perform|ride|swim|train|do)\s+(?:much\s+|way\s+|far\s+)?(?:better|worse|best|badly"
         r"|poorly|terribly|faster"
         r"|slower)\s+"
         r"(?:on|in|with|after|when|off|than|the\s+(?:day|morning|week|days)\s+after)\b"

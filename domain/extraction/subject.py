@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import accumulate, chain
 
 from domain.extraction.clauses import Span
+from domain.extraction.folding import Folded
 from domain.extraction.lexicon import APOSTROPHE as _A
 from domain.extraction.lexicon import BODY_WORDS, WORD_RE, words
 
@@ -16,15 +17,14 @@ _OTHER_NOUNS = (
     r"|kids?|child|children|brothers?|sisters?|siblings?|mum|mom|mother|dad|father|parents?|coach|physio|doctor"
     r"|teammates?|colleagues?|neighbou?rs?|cousin|uncle|aunt|grandma|grandpa|baby|club\s*mates?"
 )
-_PERSON_REF_RE = re.compile(
+_PERSON_REF_RE = Folded(
     r"(?P<other>\b(?:my|our|a|the|his|her|their)\s+(?:\w+\s+)?(?:" + _OTHER_NOUNS + r")\b"
     r"|\b(?:you|your|yours)\b|(?P<pronoun>\b(?:he|she|him|her|his|hers|they|them|their)\b))"
     r"|(?P<self>\b(?:i|me|my|mine|myself)\b)",
-    re.IGNORECASE,
 )
 # A note that never says I/me/my but says he/she/they is a coach or parent writing about the athlete.
-_FIRST_PERSON_RE = re.compile(r"\b(?:i|me|my|mine|myself|we|our|us)\b|\bi" + _A, re.IGNORECASE)
-_THIRD_PERSON_RE = re.compile(r"\b(?:he|she|they|them|his|her|their)\b", re.IGNORECASE)
+_FIRST_PERSON_RE = Folded(r"\b(?:i|me|my|mine|myself|we|our|us)\b|\bi" + _A)
+_THIRD_PERSON_RE = Folded(r"\b(?:he|she|they|them|his|her|their)\b")
 _COMMON_CAPITALISED = words(
     "I It It's This That Today Yesterday Tonight Everything Nothing Run Race Pace Weather Legs Body Left Right Lower"
     " Upper Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July"
@@ -40,8 +40,8 @@ _NAME_RE = re.compile(
     r"|\s+(?=(?P<verb>has|had|says|said|thinks|told|keeps|got|tweaked|hurt|rolled"
     r"|pulled|strained|sprained|twisted|complained)\b))"
 )
-_INHERITS_SUBJECT_RE = re.compile(
-    r"(?:has|had|have|is|was|got|gets|keeps|says|said|complains|complained)\b", re.IGNORECASE
+_INHERITS_SUBJECT_RE = Folded(
+    r"(?:has|had|have|is|was|got|gets|keeps|says|said|complains|complained)\b",
 )
 
 # "\w+n't", or the same without its apostrophe; not any word ending in "nt" ("went", "sent").
@@ -77,13 +77,12 @@ def lowered(text: str) -> str:
 
 
 # A coach relaying what the athlete said: "He told me his achilles flares ...", "She says she hates ...".
-REPORTING_LEAD_RE = re.compile(
+REPORTING_LEAD_RE = Folded(
     r"(?:(?:per\s+our\s+(?:call|chat|conversation)|spoke\s+to\s+\w+|update\s+from\s+\w+|athlete\s+(?:says|said"
     r"|reports))\W+)?"
     r"(?:(?:he|she|they)\s+(?:says|say|said|told\s+me|tells\s+me|mentioned|mentions|reports|reported|explained"
     r"|let\s+me\s+know)(?:\s+that)?|mentioned|athlete\s+(?:says|said|reports|reported))\b"
     r"|(?:per\s+our\s+(?:call|chat|conversation)|spoke\s+to\s+\w+)\W+(?=(?:he|she|they)\b)",
-    re.IGNORECASE,
 )
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from domain.content import MAX_CONTENT as MAX_CONTENT_CHARS
 from domain.enums import MemoryType
 from domain.extraction.clauses import Span, span_end, span_start
+from domain.extraction.folding import Folded
 from domain.extraction.lexicon import ADVERBS, ANY_BODY_PART, BODY_WORDS, words
 from domain.extraction.lexicon import APOSTROPHE as _A
 
@@ -125,7 +126,7 @@ _MID_REPLACEMENTS: tuple[tuple[re.Pattern[str], _Replacement], ...] = tuple(
     )
 )
 # Every match of a _MID_REPLACEMENTS pattern holds one of these words: one search tells whether any can match.
-_FIRST_PERSON_ANYWHERE_RE = re.compile(r"\bi(?!\w)|\bm(?:e|y|ine|yself)\b", re.IGNORECASE)
+_FIRST_PERSON_ANYWHERE_RE = Folded(r"\bi(?!\w)|\bm(?:e|y|ine|yself)\b")
 _ADVERBS = words(_ADVERB_TEXT)
 _IRREGULAR = {
     "have": "has",

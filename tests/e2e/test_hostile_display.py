@@ -118,3 +118,32 @@ def test_hostile_inputs_render_as_text_everywhere(page: Page, server: Server) ->
     page.goto(f"{server.url}/admin?tab=users")
     expect(page.get_by_text("users", exact=False).first).to_be_visible()
     _no_harm(page, dialogs, "users tab")
+
+
+QUOTED = 'x" innerHTML="<img src=x onerror=alert(document.domain)>'
+
+
+def test_a_deleted_memory_with_a_quote_is_named_as_text_on_the_account_page(page: Page, server: Server) -> None:
+    """Recently deleted puts a memory's text in its Restore button's accessible name: a quote there once ended
+    that value and the rest became a property of the button (innerHTML, running script)."""
+    engine = make_engine(server.database_url)
+    try:
+        with unit_of_work(engine) as session:
+            alex = session.scalars(select(User).where(User.username == "alex")).one()
+            data = parse(MemoryCreate, content=QUOTED, type=MemoryType.PREFERENCE)
+            memory = memories.add_memory(session, alex, data=data)
+            stored = memory.content  # as the rules keep it (a first letter may be capitalised)
+        with unit_of_work(engine) as session:
+            alex = session.scalars(select(User).where(User.username == "alex")).one()
+            memories.delete_memory(session, alex, memory_id=memory.id)
+    finally:
+        engine.dispose()
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    log_in(page, server, "alex", "demo-alex")
+    expect(page.get_by_role("button", name="Log out")).to_be_visible()  # logged in
+    page.goto(f"{server.url}/account")
+    assert '" innerHTML="' in stored
+    expect(page.get_by_text(stored, exact=True)).to_be_visible()
+    expect(page.get_by_role("button", name=f"Restore: {stored}")).to_be_visible()
+    _no_harm(page, dialogs, "account page")

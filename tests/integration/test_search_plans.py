@@ -8,12 +8,10 @@ of the index scan. Another athlete's matching memories must not be among them.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from sqlalchemy import Connection, Engine, event, text
+from sqlalchemy import Connection, Engine, text
 
 from domain import memories, search
 from domain.admin_deleted import DeletedQuery, list_deleted
@@ -24,23 +22,9 @@ from domain.search import COMMON_MATCHES, DELETED, owner_mark
 from persistence.uow import unit_of_work
 from tests.factories import make_memory
 from tests.integration.admin_helpers import deleted_memory
+from tests.statements import Statement, captured
 
-Statement = tuple[str, Any]
 OTHERS = 150
-
-
-@contextmanager
-def captured(engine: Engine) -> Iterator[list[Statement]]:
-    seen: list[Statement] = []
-
-    def keep(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_: Any) -> None:
-        seen.append((statement, parameters))
-
-    event.listen(engine, "before_cursor_execute", keep)
-    try:
-        yield seen
-    finally:
-        event.remove(engine, "before_cursor_execute", keep)
 
 
 def matching(engine: Engine, statements: list[Statement]) -> list[Statement]:

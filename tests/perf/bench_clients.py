@@ -13,10 +13,16 @@ browser's own work is in the figures too. Then the same with page clients
 (tests/perf/page_clients.py; quick mode: 50, warm round only, memory after leaving not waited for),
 which give the server's side alone; their own CPU per page is printed beside the server's. Figures
 are printed, never asserted.
+
+Mixed (full mode, or `python -m tests.perf.bench_clients --mixed [--turn-probe]` alone): while 50
+Context pages are open, 50 more open at once with admin consoles (Deleted and Audit log tabs) and
+athletes' account pages among them: each kind's page-ready p95 and the loop's worst lag (with
+--turn-probe: on asyncio's loop, the longest loop turn in thread CPU, tests/perf/browser.py).
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import os
 import shutil
@@ -29,7 +35,7 @@ from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 
 from tests.perf import dataset
 from tests.perf.baselines import percentile
-from tests.perf.browser import CHROMIUM, CHROMIUM_ARGS, FIRST_MEMORY, Running, lag_since, serve
+from tests.perf.browser import CHROMIUM, CHROMIUM_ARGS, FIRST_MEMORY, Running, lag_since, serve, turns_since
 from tests.perf.figures import record
 from tests.perf.page_clients import PageClients
 
@@ -37,6 +43,14 @@ SPEC = dataset.Spec(athletes=3, memories=2_400, heavy=(2_000,), heavy_pending=30
 SETTLE_S = 3  # after the pages are ready, before memory is read
 QUICK_SETTLE_S = 2
 LEAVE_S = 6  # after the pages close: NiceGUI deletes a client once its reconnect timeout (3 s) passed
+# The mixed round: each kind of page, how many open among the 50 Context pages, and what its HTML shows
+# once its data is in (the admin console's first tab is loaded before its HTML is sent).
+MIXED = {
+    "admin_deleted": ("/admin", 5, (b"Restore selected",)),
+    "admin_audit": ("/admin?tab=audit", 5, (b"Events #",)),
+    "account": ("/account", 5, (b"Recently deleted",)),
+}
+ADMIN_READY = "text=Admin console"
 
 
 @dataclass(frozen=True)
@@ -53,15 +67,18 @@ class Outcome:
     loop_cpu_ms: float | None = None  # of server_cpu_ms, the main thread's: the event loop (the rest: workers)
 
 
-async def _logged_in_state(browser: Browser, running: Running, username: str) -> dict[str, object]:
-    """One login (argon2 on the server takes a while) whose cookies every tab reuses."""
+async def _logged_in_state(
+    browser: Browser, running: Running, username: str, ready: str = FIRST_MEMORY
+) -> dict[str, object]:
+    """One login (argon2 on the server takes a while) whose cookies every tab reuses; `ready`: what the
+    page the login lands on shows (an athlete's Context page, or the admin console)."""
     context = await browser.new_context(viewport={"width": 1280, "height": 900})
     page = await context.new_page()
     await page.goto(f"{running.url}/login")
     await page.get_by_label("Username").fill(username)
     await page.get_by_label("Password").fill(dataset.PASSWORD)
     await page.get_by_role("button", name="Log in").click()
-    await page.locator(FIRST_MEMORY).first.wait_for(state="visible", timeout=60_000)
+    await page.locator(ready).first.wait_for(state="visible", timeout=60_000)
     state = await context.storage_state()
     await context.close()
     return dict(state)
@@ -199,6 +216,91 @@ def _report(outcome: Outcome, kind: str, clients: str = "clients") -> None:
         record(f"{name}_loop_lag_seconds_over_100ms_count", stalls)
 
 
+@dataclass(frozen=True)
+class Mixed:
+    ready_ms: dict[str, list[float]]  # page kind → ready ms of each that got there
+    failed: int
+    lags: list[float]
+    turns: list[float]  # longest loop turn of each second, thread CPU ms (turn probe only)
+    turns_without_full_gc: list[float]  # the same, leaving out the interpreter's full collections
+    longest_turn: str  # the costliest callbacks of the longest turn (turn probe only)
+
+
+def _cookies(state: dict[str, object]) -> dict[str, str]:
+    return {str(c["name"]): str(c["value"]) for c in state["cookies"]}  # type: ignore[attr-defined]
+
+
+async def _measure_mixed(running: Running, athlete: str, admin: str, clients: int = 50) -> Mixed:
+    """`clients` Context pages open; then `clients` more at once, with the MIXED pages among them."""
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        athlete_state = await _logged_in_state(browser, running, athlete)
+        admin_state = await _logged_in_state(browser, running, admin, ADMIN_READY)
+        await browser.close()
+    athletes, admins = _cookies(athlete_state), _cookies(admin_state)
+    context_pages = PageClients(running, athletes)
+    await context_pages.open(clients)  # open and staying: the warm round's first N
+    await asyncio.sleep(QUICK_SETTLE_S)
+    kinds = {"context": (context_pages, clients)}
+    for kind, (path, count, shows) in MIXED.items():
+        cookies = admins if kind.startswith("admin") else athletes
+        kinds[kind] = (PageClients(running, cookies, path=path, shows=shows), count)
+    since = time.time()
+    results = await asyncio.gather(*(pages.opening(count) for pages, count in kinds.values()))
+    until = time.time()
+    await asyncio.sleep(QUICK_SETTLE_S)
+    for pages, _ in kinds.values():
+        await pages.close()
+    ready = {kind: [r for r in got if r is not None] for kind, got in zip(kinds, results, strict=True)}
+    failed = sum(r is None for got in results for r in got)
+    return Mixed(ready, failed, lag_since(running, since, until), turns_since(running, since, until),
+                 turns_since(running, since, until, full_collections=False),
+                 _longest_turn(running, since, until))  # fmt: skip
+
+
+def _longest_turn(running: Running, since: float, until: float) -> str:
+    path = running.data_dir / "turn-probe-callbacks.log"
+    if not path.exists():
+        return ""
+    seconds = [line.split(" ", 1) for line in path.read_text().splitlines()]
+    within = [rest for at, rest in seconds if since <= float(at) <= until + 1]
+    return max(within, key=lambda rest: float(rest.split(":", 1)[0]), default="")
+
+
+def _report_mixed(outcome: Mixed, turn_probe: bool) -> None:
+    load = os.getloadavg()[0]
+    loop = "asyncio's loop, turn probe" if turn_probe else "uvloop"
+    print(f"mixed: 50 Context pages open, then at once 50 more and {', '.join(MIXED)} ({loop}; load {load:.2f}; "
+          f"{outcome.failed} failed)")  # fmt: skip
+    for kind, ready in outcome.ready_ms.items():
+        if ready:
+            print(f"  {kind}: {len(ready)} ready, p95 {percentile(ready, 95):,.0f} ms, last {max(ready):,.0f} ms")
+            record(f"mixed_{kind}_page_ready_p95_ms", percentile(ready, 95))
+    if outcome.lags:
+        worst, p95 = max(outcome.lags), percentile(outcome.lags, 95)
+        print(f"  event loop lag: worst {worst:,.0f} ms, p95 of seconds {p95:,.0f} ms")
+        record("mixed_loop_lag_max_ms", max(outcome.lags))
+    if outcome.turns:
+        print(f"  longest loop turn (thread CPU): {max(outcome.turns):,.1f} ms; each second's: "
+              + " ".join(f"{t:.0f}" for t in outcome.turns))  # fmt: skip
+        record("mixed_loop_turn_max_ms", max(outcome.turns))
+        without = outcome.turns_without_full_gc
+        print(f"  longest loop turn leaving out full garbage collections: {max(without):,.1f} ms; each second's: "
+              + " ".join(f"{t:.0f}" for t in without))  # fmt: skip
+        print(f"    its costliest callbacks: {outcome.longest_turn}")
+        record("mixed_loop_turn_without_full_gc_max_ms", max(without))
+
+
+def run_mixed(*, turn_probe: bool = False) -> None:
+    path, loaded = dataset.cached(SPEC)
+    with tempfile.TemporaryDirectory(prefix="bench-mixed-") as tmp:
+        folder = Path(tmp)
+        shutil.copyfile(path, folder / "app.sqlite3")
+        with serve(folder / "app.sqlite3", folder, lag_probe=True, turn_probe=turn_probe) as running:
+            outcome = asyncio.run(_measure_mixed(running, loaded.usernames[0], loaded.admin_username))
+    _report_mixed(outcome, turn_probe)
+
+
 def run(quick: bool = False) -> None:
     path, loaded = dataset.cached(SPEC)
     print(f"athlete {loaded.usernames[0]}: {SPEC.heavy[0]:,} memories, {SPEC.heavy_pending} pending proposals")
@@ -221,7 +323,17 @@ def run(quick: bool = False) -> None:
                         _measure_page_clients(running, clients, loaded.usernames[0], warm=warm, leave=not quick)
                     )
                 _report(outcome, "warm" if warm else "cold", "page_clients")
+    if not quick:
+        print("\nPages of several kinds at once")
+        run_mixed()
 
 
 if __name__ == "__main__":
-    run(quick=True)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mixed", action="store_true", help="the mixed round alone")
+    parser.add_argument("--turn-probe", action="store_true", help="mixed round on asyncio's loop, turns timed")
+    arguments = parser.parse_args()
+    if arguments.mixed:
+        run_mixed(turn_probe=arguments.turn_probe)
+    else:
+        run(quick=True)

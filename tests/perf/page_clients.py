@@ -121,10 +121,13 @@ class Socket:
 
 @dataclass
 class PageClients:
-    """Open pages whose sockets stay connected until `close`."""
+    """Open pages whose sockets stay connected until `close`: the Context page, or the page at `path`
+    whose HTML holds one of `shows` (e.g. /admin and its first tab's rows)."""
 
     running: Running
     cookies: dict[str, str]
+    path: str = "/"
+    shows: tuple[bytes, ...] = FIRST_ROWS
     sockets: list[Socket] = field(default_factory=list)
     client_cpu_ms: float = 0.0  # the last `open`'s own CPU time per page (this process)
     loop_cpu_ms: float = 0.0  # the last `open`'s server CPU per page in its main thread, the event loop's
@@ -134,7 +137,7 @@ class PageClients:
         self.host, self.port = str(parsed.hostname), int(parsed.port or 80)
         self.cookie = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         self.page_request = (
-            f"GET / HTTP/1.1\r\nHost: {parsed.netloc}\r\nAccept: text/html\r\nAccept-Encoding: gzip\r\n"
+            f"GET {self.path} HTTP/1.1\r\nHost: {parsed.netloc}\r\nAccept: text/html\r\nAccept-Encoding: gzip\r\n"
             f"Cookie: {self.cookie}\r\nConnection: close\r\n\r\n"
         ).encode()
 
@@ -142,12 +145,17 @@ class PageClients:
         """`count` pages at once: (ready ms of each that got there, how many failed, server CPU ms per page)."""
         pid = self.running.pid
         before, loop_before, own_before = _cpu_s(pid), _cpu_s(pid, pid), time.process_time()
-        results = await asyncio.gather(*(self._open_one() for _ in range(count)))
+        results = await self.opening(count)
         cpu_ms = (_cpu_s(pid) - before) * 1000 / count
         self.loop_cpu_ms = (_cpu_s(pid, pid) - loop_before) * 1000 / count
         self.client_cpu_ms = (time.process_time() - own_before) * 1000 / count
         ready = [r for r in results if r is not None]
         return ready, count - len(ready), cpu_ms
+
+    async def opening(self, count: int) -> list[float | None]:
+        """`count` pages at once, without the CPU accounting (for pages of several kinds opened together):
+        the ready ms of each, None for one that failed."""
+        return list(await asyncio.gather(*(self._open_one() for _ in range(count))))
 
     async def _open_one(self) -> float | None:
         started = time.perf_counter()
@@ -168,8 +176,8 @@ class PageClients:
         finally:
             writer.close()
         found = CLIENT_ID.search(body)
-        if status != 200 or not any(rows in body for rows in FIRST_ROWS) or found is None:
-            raise RuntimeError(f"no memory page: HTTP {status}")
+        if status != 200 or not any(shown in body for shown in self.shows) or found is None:
+            raise RuntimeError(f"not the page asked for ({self.path}): HTTP {status}")
         return found.group(1).decode()
 
     async def _connect(self, client_id: str) -> Socket:

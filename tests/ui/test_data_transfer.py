@@ -66,6 +66,7 @@ async def test_an_admin_imports_for_a_chosen_athlete(user: User, app_database: s
     await log_in(user, "admin")
     await user.should_see("Admin console")
     user.find(kind=ui.tab, content="Import").click()
+    await user.should_see(marker="import-athlete")  # the tab is built when first opened, in a turn of its own
     select_element = user.find(marker="import-athlete").elements.pop()
     assert isinstance(select_element, ui.select)
     await eventually(lambda: "sam" in dict(select_element.options).values())  # type: ignore[call-overload]

@@ -1,4 +1,4 @@
-"""Pages opening at once take turns to build (ui/pages/turns.py, issue 9): each still gets its whole
+"""Pages opening at once take turns to build (ui/components/turns.py, issue 9): each still gets its whole
 page, its own athlete's, and works."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from domain.models import Memory
 from persistence.uow import unit_of_work
 from tests.ui.conftest import log_in
 from tests.ui.context_support import athlete, database, eventually, listed, texts
-from ui.pages import turns
+from ui.components import turns
 
 
 def active_contents(url: str, username: str) -> set[str]:

@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 import domain.extraction
 from domain.enums import MemorySource, MemoryType
 from domain.extraction import extract_memories
+from domain.extraction.folding import Folded
 from domain.extraction.tidy import strip_trailing_filler
 
 GROWTH = 8
@@ -172,6 +173,8 @@ def _patterns_in(value: object) -> Iterator[re.Pattern[str]]:
     elif isinstance(value, tuple | list):
         for item in value:
             yield from _patterns_in(item)
+    elif isinstance(value, Folded):  # the pattern as written, then its lower-case form
+        yield from value.compiled
     elif isinstance(getattr(value, "pattern", None), re.Pattern):
         yield value.pattern  # type: ignore[attr-defined]
 
@@ -193,8 +196,11 @@ PATTERNS = _all_patterns()
 # from every position of a long run, reading the rest of the run each time.
 MATCH_ONLY = {
     "clauses._BARE_QUESTION_RE[0]",
+    "clauses._BARE_QUESTION_RE[1]",
     "extractor._EXPLICIT_RE[0]",
+    "extractor._EXPLICIT_RE[1]",
     "injuries._POSITIVE_STATE_RE[0]",
+    "injuries._POSITIVE_STATE_RE[1]",
     "injuries._EXERCISE_LOW_RE[0]",
     "tidy._ADJ_AFTER_BODY_RE[0]",
 }

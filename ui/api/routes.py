@@ -18,16 +18,18 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from domain.api_tokens import Caller
 from domain.coach_block import DEFAULT_MAX_TOKENS
 from domain.coach_context import (
+    UNKNOWN_ATHLETE,
     AthleteRef,
     ContextAnswer,
     athlete_by_username,
-    coach_athlete,
+    caller_and_athlete,
     coach_memories,
     context_for,
 )
 from domain.coach_ingest import IngestAnswer, ingest_for_token
 from domain.coach_reads import PendingRead
 from domain.enums import ApiScope
+from domain.errors import NotFound
 from domain.types import utcnow
 from ui.api.errors import ApiRoute, documented, error_response
 from ui.api.export_route import export_router
@@ -48,7 +50,7 @@ from ui.api.schemas import (
     ProposalOut,
     context_body,
 )
-from ui.api.security import Credentials, bearer, token_session
+from ui.api.security import Credentials, admit, bearer, reading_session, token_session
 from ui.api.workers import Workers
 
 INGEST_ERRORS = documented(401, 403, 404, 413, 422, 429, 503)
@@ -182,8 +184,13 @@ def context_answer(
 def _read_context(
     username: str, credentials: HTTPAuthorizationCredentials | None, query: str, max_tokens: int, *, held: bool
 ) -> tuple[Caller, AthleteRef, ContextAnswer]:
-    with token_session(credentials, ApiScope.READ, held=held) as (session, caller):
-        athlete = coach_athlete(session, username)
+    """The token and the athlete are read in one statement (caller_and_athlete), and refused in the order of
+    every route: token (401), rate limit (429), scope (403), then the athlete (404)."""
+    with reading_session(credentials, held=held) as (session, secret):
+        caller, athlete = caller_and_athlete(session, secret, username)
+        admit(caller, ApiScope.READ)
+        if athlete is None:
+            raise NotFound(UNKNOWN_ATHLETE)
         return caller, athlete, context_for(session, athlete, query=query, max_tokens=max_tokens)
 
 

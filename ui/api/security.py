@@ -176,19 +176,35 @@ def token_session(
     """One unit of work for the whole request: the token is checked in it, then the route's work
     runs in it. Call it from a plain `def` route (a worker thread); `scope` None admits any token.
     `held`: a read on this thread's held connection (`HeldConnections`; the context route's threads)."""
-    if credentials is None or credentials.scheme.lower() != "bearer":
-        raise HTTPException(401, "Send an API token: Authorization: Bearer <token>.", BEARER_CHALLENGE)
+    secret = bearer_secret(credentials)
     engine = runtime.current().engine
     if held and not writes:
         with _held_unit(_reader(engine)) as session:
-            yield session, _caller(session, credentials, scope)
+            yield session, admit(authenticate(session, secret), scope)
         return
     with unit_of_work(engine, read_only=not writes) as session:
-        yield session, _caller(session, credentials, scope)
+        yield session, admit(authenticate(session, secret), scope)
 
 
-def _caller(session: Session, credentials: HTTPAuthorizationCredentials, scope: ApiScope | None) -> Caller:
-    caller = authenticate(session, credentials.credentials.strip())
+@contextmanager
+def reading_session(credentials: HTTPAuthorizationCredentials | None, *, held: bool) -> Iterator[tuple[Session, str]]:
+    """`token_session(scope, held=held)` for a route that reads the token itself, with what it reads in the
+    same statement (the context route: domain.coach_context.caller_and_athlete), and then `admit`s it:
+    a read-only unit of work and the bearer's secret (401 without one, before any database work)."""
+    secret = bearer_secret(credentials)
+    engine = runtime.current().engine
+    with _held_unit(_reader(engine)) if held else unit_of_work(engine, read_only=True) as session:
+        yield session, secret
+
+
+def bearer_secret(credentials: HTTPAuthorizationCredentials | None) -> str:
+    if credentials is None or credentials.scheme.lower() != "bearer":
+        raise HTTPException(401, "Send an API token: Authorization: Bearer <token>.", BEARER_CHALLENGE)
+    return credentials.credentials.strip()
+
+
+def admit(caller: Caller, scope: ApiScope | None) -> Caller:
+    """An authenticated caller past its rate limit (429) and with the route's scope (403), in that order."""
     rate_limit().check(caller.token_id)
     if scope is not None and scope not in caller.scopes:
         raise HTTPException(403, f"This token lacks the '{scope.value}' scope.")

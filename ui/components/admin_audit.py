@@ -14,7 +14,6 @@ from domain.audit_log import AuditFilter, AuditPage, AuditRow, audit_event, audi
 from domain.audit_refused import RefusedEvents, refused_events
 from domain.enums import AuditAction
 from domain.errors import DomainError
-from domain.users import athlete_choices, user_choices
 from ui.components.admin_common import DayInput, Latest, live_text, when, when_short
 from ui.components.admin_words import (
     ACTION_WORDS,
@@ -28,7 +27,8 @@ from ui.components.admin_words import (
 from ui.components.dialogs import titled_dialog
 from ui.components.labels import summary_text
 from ui.components.timeago import time_ago
-from ui.session import attempt, in_thread, read, write
+from ui.components.turns import building_turn
+from ui.session import attempt, in_thread, write
 
 PAGE_SIZE = 25
 ALL, SYSTEM = 0, -1
@@ -65,7 +65,8 @@ FIELD_CELL = '<q-th :props="props" scope="row">{{ props.value }}</q-th>'
 
 
 class AuditTab:
-    def __init__(self) -> None:
+    def __init__(self, *, people: dict[int, str], athletes: dict[int, str]) -> None:
+        """`people` (every account) and `athletes`: id → username for the filters, read with the page."""
         self.filters = AuditFilter()
         self.page_data: AuditPage | None = None
         self.checking = False
@@ -75,10 +76,8 @@ class AuditTab:
         # Waiting events a writer refused to chain (PostgreSQL; domain.audit_refused): evidence of tampering.
         self.refused = ui.column().classes("gap-0 text-danger").mark("audit-refused")
         self.refused.set_visibility(False)
-        actors = read(user_choices)
-        athletes = read(athlete_choices)
         with ui.row().classes("items-start gap-2 w-full").mark("audit-filters"):
-            self.actor = ui.select({ALL: "All people", SYSTEM: "System (no user)", **actors}, value=ALL, label="By")
+            self.actor = ui.select({ALL: "All people", SYSTEM: "System (no user)", **people}, value=ALL, label="By")
             self.actor.props("dense").classes("w-40")
             self.athlete = ui.select({ALL: "All athletes", **athletes}, value=ALL, label="Athlete")
             self.athlete.props("dense").classes("w-40")
@@ -131,7 +130,8 @@ class AuditTab:
             ),
         )
         if outcome.value is not None and self.latest.is_current(ticket):
-            self.show(outcome.value)
+            async with building_turn():
+                self.show(outcome.value)
 
     def show(self, data: AuditPage) -> None:
         self.page_data = data

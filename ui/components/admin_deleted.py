@@ -6,32 +6,42 @@ they act on, for a screen reader; a dialog's bad input is shown at its field."""
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 from nicegui import ui
 from sqlalchemy.orm import Session
 
-from domain.admin_deleted import DeletedPage, DeletedQuery, delete_permanently, list_deleted, restore_selected
+from domain.admin_deleted import (
+    DeletedPage,
+    DeletedQuery,
+    DeletedRow,
+    delete_permanently,
+    list_deleted,
+    restore_selected,
+)
 from domain.memories import restore_memory
 from domain.models import User
-from domain.users import athlete_choices
 from ui.components.admin_common import DayInput, Latest, Pager, attempt_at, day_text, live_text, set_aria_label, when
 from ui.components.dialogs import titled_dialog
+from ui.components.fragment import Fragment
 from ui.components.labels import TYPE_SINGULAR
 from ui.components.text import clip
 from ui.components.timeago import time_ago
-from ui.session import attempt, read
+from ui.components.turns import build_in_turns, building_turn
+from ui.session import attempt
 
 PAGE_SIZE = 20
 ALL = 0
 
 
 class DeletedTab:
-    def __init__(self) -> None:
+    def __init__(self, athletes: dict[int, str]) -> None:
+        """`athletes`: id → username, for the athlete filter (read with the page, off the event loop)."""
         self.query = DeletedQuery(page_size=PAGE_SIZE)
         self.selected: set[int] = set()
         self.page_data: DeletedPage | None = None
+        self.cards: Fragment | None = None  # where `load` builds the cards `results` makes room for
         self.latest = Latest()
-        athletes = read(athlete_choices)
         with ui.row().classes("items-start gap-2 w-full").mark("deleted-filters"):
             self.text = live_text("Search deleted memories", self.search).mark("deleted-search")
             self.athlete = ui.select({ALL: "All athletes", **athletes}, value=ALL, label="Athlete")
@@ -50,8 +60,12 @@ class DeletedTab:
         self.page_data = data
         visible = {row.memory_id for row in data.rows} if data else set()
         self.selected &= visible
-        self.results.refresh()
-        if data is not None:
+        async with building_turn():  # the buttons above the cards (ui/components/turns.py)
+            await self.results.refresh()  # awaited: built here, in the turn (else in a task of its own)
+        if data is not None and self.cards is not None:
+            current = partial(self.latest.is_current, ticket)
+            if not await build_in_turns(data.rows, self._card, into=self.cards, wanted=current):
+                return  # a newer load replaces these cards
             status = f"Page {data.page} of {data.pages} · {data.total:,}{'+' if data.capped else ''} deleted"
             self.pager.show(page=data.page, pages=data.pages, status=status)
 
@@ -87,33 +101,35 @@ class DeletedTab:
             self.show_selection()
         if not data.rows:
             ui.label("No deleted memories match.").classes("mr-muted").mark("deleted-empty")
-        for row in data.rows:
-            with (
-                ui.card().classes("mr-card w-full").props("flat bordered").mark(f"deleted-{row.memory_id}"),
-                ui.row().classes("items-start gap-3 w-full no-wrap"),
-            ):
-                box = ui.checkbox(value=row.memory_id in self.selected)
-                box.on_value_change(lambda e, mid=row.memory_id: self.toggle(mid, bool(e.value)))
-                set_aria_label(box, f"Select: {clip(row.content)}")
-                with ui.column().classes("gap-1 grow"):
-                    ui.label(row.content).classes("mr-memory-text")
-                    with ui.row().classes("gap-3 mr-muted text-sm"):
-                        ui.label(f"{row.athlete_name} ({row.athlete_username})")
-                        ui.label(TYPE_SINGULAR[row.type])
-                        deleted = f"Deleted {day_text(row.deleted_at)}" if row.deleted_at else "Deleted"
-                        ago = f" ({time_ago(row.deleted_at)})" if row.deleted_at else ""
-                        ui.label(f"{deleted}{ago} by {row.deleted_by or 'unknown'}").tooltip(when(row.deleted_at))
-                with ui.row().classes("gap-1 no-wrap"):
-                    restore = ui.button(
-                        "Restore", color="brand", on_click=lambda mid=row.memory_id: self.ask_restore([mid])
-                    ).props("flat")
-                    set_aria_label(restore, f"Restore: {clip(row.content)}")
-                    delete = ui.button(
-                        "Delete permanently",
-                        color="danger",
-                        on_click=lambda r=row: self.ask_delete(r.memory_id, r.athlete_username, r.content),
-                    ).props("flat")
-                    set_aria_label(delete, f"Delete permanently: {clip(row.content)}")
+        self.cards = Fragment()  # up to 20 cards of a dozen elements each, built a few per turn by `load`
+
+    def _card(self, row: DeletedRow) -> None:
+        with (
+            ui.card().classes("mr-card w-full").props("flat bordered").mark(f"deleted-{row.memory_id}"),
+            ui.row().classes("items-start gap-3 w-full no-wrap"),
+        ):
+            box = ui.checkbox(value=row.memory_id in self.selected)
+            box.on_value_change(lambda e, mid=row.memory_id: self.toggle(mid, bool(e.value)))
+            set_aria_label(box, f"Select: {clip(row.content)}")
+            with ui.column().classes("gap-1 grow"):
+                ui.label(row.content).classes("mr-memory-text")
+                with ui.row().classes("gap-3 mr-muted text-sm"):
+                    ui.label(f"{row.athlete_name} ({row.athlete_username})")
+                    ui.label(TYPE_SINGULAR[row.type])
+                    deleted = f"Deleted {day_text(row.deleted_at)}" if row.deleted_at else "Deleted"
+                    ago = f" ({time_ago(row.deleted_at)})" if row.deleted_at else ""
+                    ui.label(f"{deleted}{ago} by {row.deleted_by or 'unknown'}").tooltip(when(row.deleted_at))
+            with ui.row().classes("gap-1 no-wrap"):
+                restore = ui.button(
+                    "Restore", color="brand", on_click=lambda mid=row.memory_id: self.ask_restore([mid])
+                ).props("flat")
+                set_aria_label(restore, f"Restore: {clip(row.content)}")
+                delete = ui.button(
+                    "Delete permanently",
+                    color="danger",
+                    on_click=lambda r=row: self.ask_delete(r.memory_id, r.athlete_username, r.content),
+                ).props("flat")
+                set_aria_label(delete, f"Delete permanently: {clip(row.content)}")
 
     def toggle(self, memory_id: int, checked: bool) -> None:
         if checked:

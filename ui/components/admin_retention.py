@@ -13,6 +13,7 @@ from ui.components.admin_common import day_text, when
 from ui.components.admin_words import CLEAN_UP
 from ui.components.dialogs import titled_dialog
 from ui.components.text import clip
+from ui.components.turns import building_turn
 from ui.session import attempt
 
 SHOWN = 20
@@ -33,7 +34,8 @@ class RetentionTab:
     async def load(self) -> None:
         periods = retention_periods(runtime.current().settings)
         self.plan = (await attempt(lambda s, u: plan_purge(s, self.actor or u, periods=periods))).value
-        self.summary.refresh()
+        async with building_turn():
+            await self.summary.refresh()  # awaited: built here, in the turn (else in a task of its own)
 
     @ui.refreshable_method
     def summary(self) -> None:

@@ -15,6 +15,7 @@ from domain.models import ApiToken
 from ui.components.admin_common import attempt_at, day_text, set_aria_label, when
 from ui.components.dialogs import titled_dialog
 from ui.components.timeago import time_ago
+from ui.components.turns import building_turn
 from ui.session import attempt
 
 SCOPE_LABELS = {ApiScope.INGEST: "ingest (send notes in)", ApiScope.READ: "read (memories, context)"}
@@ -63,7 +64,8 @@ class TokensTab:
     async def load(self) -> None:
         outcome = await attempt(lambda s, u: [TokenRow.of(t) for t in list_tokens(s, u)])
         self.rows = outcome.value
-        self.table.refresh()
+        async with building_turn():
+            await self.table.refresh()  # awaited: built here, in the turn (else in a task of its own)
 
     def _create_form(self) -> None:
         with (

@@ -5,6 +5,8 @@ buttons name the account they act on, for a screen reader."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from nicegui import ui
 
 from domain.enums import Role
@@ -12,7 +14,9 @@ from domain.models import User
 from domain.users import UserPage, change_role, create_user, list_users, reset_password, set_disabled
 from ui.components.admin_common import Latest, Pager, attempt_at, day_text, live_text, set_aria_label, when
 from ui.components.dialogs import titled_dialog
+from ui.components.fragment import Fragment
 from ui.components.timeago import time_ago
+from ui.components.turns import build_in_turns, building_turn
 from ui.session import attempt
 
 PAGE_SIZE = 20
@@ -26,6 +30,7 @@ class UsersTab:
         self.role_filter: Role | None = None
         self.page_number = 1
         self.page_data: UserPage | None = None
+        self.cards: Fragment | None = None  # where `load` builds the cards `results` makes room for
         self.latest = Latest()
         self._create_form()
         with ui.row().classes("items-start gap-2 w-full").mark("user-filters"):
@@ -42,8 +47,12 @@ class UsersTab:
         if not self.latest.is_current(ticket):
             return  # a newer search is on its way
         self.page_data = data = outcome.value
-        self.results.refresh()
-        if data is not None:
+        async with building_turn():  # ui/components/turns.py
+            await self.results.refresh()  # awaited: built here, in the turn (else in a task of its own)
+        if data is not None and self.cards is not None:
+            current = partial(self.latest.is_current, ticket)
+            if not await build_in_turns(data.users, self._user_row, into=self.cards, wanted=current):
+                return  # a newer load replaces these cards
             self.pager.show(
                 page=data.page, pages=data.pages, status=f"Page {data.page} of {data.pages} · {data.total:,} users"
             )
@@ -65,8 +74,7 @@ class UsersTab:
             return
         if not data.users:
             ui.label("No users match.").classes("mr-muted")
-        for user in data.users:
-            self._user_row(user)
+        self.cards = Fragment()  # up to 20 cards of a dozen elements each, built a few per turn by `load`
 
     def _user_row(self, user: User) -> None:
         with (

@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import astuple, field
 
 from nicegui import binding, ui
+from nicegui.events import ValueChangeEventArguments
 
 from domain.enums import MemoryConfidence, MemorySource, MemoryType
 from domain.memory_lists import MemoryQuery, SortKey
@@ -45,22 +46,29 @@ class MemoryFilters:
 
 
 class FilterBar:
-    """The controls write into `filters` through their bindings; `on_change` runs once per new choice."""
+    """The controls write into `filters` as they change; `on_change` runs once per new choice."""
 
     def __init__(self, filters: MemoryFilters, on_change: Callable[[], Awaitable[None]]) -> None:
         self.filters = filters
         self.on_change = on_change
+        self.search: ui.input | None = None
         self.applied = astuple(filters)
         self.fields: FilterControls | None = None
 
     def search_box(self) -> ui.input:
-        search = ui.input("Search memories").bind_value(self.filters, "text", forward=lambda value: value or "")
+        """Its text goes into the filters as it changes (no binding: a two-way binding costs the page's
+        build about 40 µs of the event loop); `clear` empties it."""
+        self.search = search = ui.input("Search memories")
         fixed_props(search, 'dense outlined clearable debounce=300 type=search role="searchbox"')
         search.classes("mr-search").mark("search")
         with search.add_slot("prepend"):
             fixed_props(ui.element("q-icon"), 'name=search aria-hidden="true"')  # a plain q-icon: nothing to update
-        search.on_value_change(self.changed)
+        search.on_value_change(self._typed)
         return search
+
+    async def _typed(self, event: ValueChangeEventArguments[str | None]) -> None:
+        self.filters.text = event.value or ""  # the clear button sends None
+        await self.changed()
 
     def controls(self) -> FilterControls:
         """Source and confidence filters and the sort, in one wrapping row; on a phone they fold
@@ -91,6 +99,8 @@ class FilterBar:
 
     async def clear(self) -> None:
         self.filters.text = ""
+        if self.search is not None:
+            self.search.set_value("")
         self.filters.types, self.filters.sources, self.filters.confidences = [], [], []
         self._show_fields()
         await self.changed()

@@ -1,6 +1,9 @@
 """/account: the athlete's own things beside their memory: what they deleted lately (one click brings
 it back), their password, and in the desktop window the checks an admin runs on a server (the audit
-log, clean-up), since there the whole database is the owner's."""
+log, clean-up), since there the whole database is the owner's.
+
+What was deleted lately is read in a worker thread with the login, before anything is built; the page
+is built in a turn of its own (ui/components/turns.py), as the Context page is."""
 
 from __future__ import annotations
 
@@ -22,31 +25,35 @@ from ui.components.frame import frame
 from ui.components.labels import TYPE_LABELS
 from ui.components.text import clip
 from ui.components.timeago import time_ago
-from ui.pages.guard import page_user
-from ui.session import attempt, in_thread, read, write
+from ui.components.turns import PAGE_RESPONSE_TIMEOUT_S, building_turn
+from ui.pages.guard import page_user_with
+from ui.session import attempt, in_thread, write
 from ui.window import in_desktop_window
 
 RESTORE_DAYS = memories.UNDO_WINDOW.days
 
 
-@ui.page("/account")
+@ui.page("/account", response_timeout=PAGE_RESPONSE_TIMEOUT_S)
 async def account_page() -> None:
-    user = await page_user(Role.ATHLETE)
-    if user is None:
+    admitted = await page_user_with(Role.ATHLETE, list_recently_deleted)
+    if admitted is None:
         return
+    user, deleted = admitted
     desktop = in_desktop_window()
-    with frame(user, "Your account"):
-        ui.label("Your account").classes("text-2xl font-semibold").props('role="heading" aria-level="1"')
-        ui.link("← Back to your memory", "/").mark("back-home")
-        RecentlyDeletedSection()
-        if desktop:
-            OwnerChecks()
-        else:
-            PasswordSection()
+    async with building_turn():  # a bounded share of a loop turn (ui/components/turns.py)
+        with frame(user, "Your account"):
+            ui.label("Your account").classes("text-2xl font-semibold").props('role="heading" aria-level="1"')
+            ui.link("← Back to your memory", "/").mark("back-home")
+            RecentlyDeletedSection(deleted)
+            if desktop:
+                OwnerChecks()
+            else:
+                PasswordSection()
 
 
 class RecentlyDeletedSection:
-    def __init__(self) -> None:
+    def __init__(self, deleted: RecentlyDeleted) -> None:
+        self.deleted = deleted
         with ui.element("section").classes("mr-section w-full").props('aria-labelledby="recently-deleted-title"'):
             ui.label("Recently deleted").classes("text-lg font-semibold").props(
                 'id="recently-deleted-title" role="heading" aria-level="2"'
@@ -54,7 +61,6 @@ class RecentlyDeletedSection:
             ui.label(
                 f"What you deleted in the last {RESTORE_DAYS} days. Restore puts a memory back as it was."
             ).classes("mr-muted text-sm")
-            self.deleted: RecentlyDeleted = read(lambda s, u: list_recently_deleted(s, u))
             self.render()
 
     @ui.refreshable_method
@@ -75,16 +81,20 @@ class RecentlyDeletedSection:
             with ui.column().classes("gap-0 min-w-0"):
                 ui.label(clip(memory.content, 140)).classes("mr-memory-text")
                 ui.label(f"{TYPE_LABELS[memory.type]} · deleted {deleted}").classes("mr-muted text-sm")
-            ui.button(
+            restore = ui.button(
                 "Restore", icon="restore_from_trash", color="brand", on_click=lambda m=memory: self.restore(m)
-            ).props(f'flat dense aria-label="Restore: {clip(memory.content, 60)}"').mark(f"restore-{memory.id}")
+            ).props("flat dense")
+            # Set as a value, never inside a props string: a quote in the memory would end the value there.
+            restore.props["aria-label"] = f"Restore: {clip(memory.content, 60)}"
+            restore.mark(f"restore-{memory.id}")
 
     async def restore(self, memory: Memory) -> None:
         outcome = await attempt(lambda s, u: memories.undo_delete(s, u, memory_id=memory.id))
         if outcome.ok:
             ui.notify(f"Restored '{clip(memory.content)}'", type="positive")
         self.deleted = await in_thread(lambda s, u: list_recently_deleted(s, u))
-        self.render.refresh()
+        async with building_turn():
+            await self.render.refresh()  # awaited: built here, in the turn (else in a task of its own)
 
 
 class PasswordSection:

@@ -35,19 +35,16 @@ from ui.components.overview import OverviewPanel
 from ui.components.plain_button import PlainButton
 from ui.components.review import ReviewSection, load_pending
 from ui.components.text import clip
+from ui.components.turns import PAGE_RESPONSE_TIMEOUT_S, building_turn
 from ui.components.undo_bar import UndoBar
 from ui.components.view_panels import ViewPanels
 from ui.components.view_tabs import ViewTabs
 from ui.pages.guard import page_user_with
-from ui.pages.turns import building_turn
 from ui.session import SessionEnded, attempt, in_thread, tab_action
 
 MAX_ID = 2**63 - 1
 VIEWS = ("memories", "review")
 DEFAULT_VIEW = "memories"
-# NiceGUI answers a page not built within its response timeout (3 s by default) with an error page;
-# fifty pages opening at once on a busy machine can take longer than that: slow, not an error page.
-PAGE_RESPONSE_TIMEOUT_S = 30.0
 
 
 @dataclass(frozen=True)
@@ -79,7 +76,7 @@ async def context_page(memory: str | None = None, view: str | None = None) -> No
     if admitted is None:
         return
     user, data = admitted
-    async with building_turn():  # a bounded share of a loop turn per page's elements (ui/pages/turns.py)
+    async with building_turn():  # a bounded share of a loop turn per page's elements (ui/components/turns.py)
         with frame(user, "Your memory"):
             page = ContextPage(filters, data, view)
     if memory is not None:  # a link to one memory opens its history (only one's own: others are "not found")

@@ -21,11 +21,20 @@ from __future__ import annotations
 import asyncio
 import time
 import weakref
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from typing import TypeVar
+
+from nicegui import ui
+
+T = TypeVar("T")
 
 TURN_BUDGET_S = 0.012  # about three Context pages
+ROWS_PER_TURN = 5  # of a list whose rows are cards of a dozen elements (1.5-2 ms each)
+# NiceGUI answers a page not built within its response timeout (3 s by default) with an error page;
+# fifty pages opening at once on a busy machine can take longer than that: slow, not an error page.
+PAGE_RESPONSE_TIMEOUT_S = 30.0
 
 
 @dataclass
@@ -49,7 +58,9 @@ _turns: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Turns] = weakref.W
 
 @asynccontextmanager
 async def building_turn() -> AsyncIterator[None]:
-    """Build a page's elements in this block (no `await` inside): at most TURN_BUDGET_S of it per turn."""
+    """Build a page's elements in this block: at most TURN_BUDGET_S of it per turn. No `await` inside but
+    an awaited refresh of a refreshable whose function is not async, which builds at once (a refresh that
+    is not awaited runs later, in a task of NiceGUI's, outside the turn)."""
     loop = asyncio.get_running_loop()
     turns = _turns.get(loop)
     if turns is None:
@@ -68,3 +79,23 @@ def waiting() -> int:
     turns = _turns.get(asyncio.get_running_loop())
     waiters = turns.lock._waiters if turns is not None else None  # asyncio.Lock keeps no public count
     return sum(not w.done() for w in waiters) if waiters else 0
+
+
+async def build_in_turns(
+    items: Sequence[T],
+    build: Callable[[T], object],
+    *,
+    into: ui.element,
+    wanted: Callable[[], bool] = lambda: True,
+    per_turn: int = ROWS_PER_TURN,
+) -> bool:
+    """`build` each item into `into`, `per_turn` items per building turn, so a long list does not hold
+    the loop in one piece; stops (False) once `into` is gone or `wanted()` says a newer list replaces it."""
+    for start in range(0, len(items), per_turn):
+        async with building_turn():
+            if into.is_deleted or not wanted():
+                return False
+            with into:
+                for item in items[start : start + per_turn]:
+                    build(item)
+    return True
