@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import Request
 from fastapi.responses import RedirectResponse
-from nicegui import app, context, ui
+from nicegui import app, context, events, ui
 
 from domain.errors import AuthenticationFailed, DomainError
 from domain.login import check_credentials, record_failed_login, record_login
@@ -22,8 +24,9 @@ async def login_page() -> None:
         return
     ui.page_title(f"Log in · {APP_NAME}")
 
-    async def try_login() -> None:
+    async def try_login(event: events.GenericEventArguments) -> None:
         error.set_text("")
+        _take_typed_values(event.args, username, password)
         name, secret = username.value or "", password.value or ""
         if not name.strip() or not secret:
             error.set_text("Enter your username and password.")
@@ -65,14 +68,39 @@ async def login_page() -> None:
                 ui.input("Password", password=True).props("autocomplete=current-password outlined").classes("w-full")
             )
             error = ui.label("").classes("text-negative").props('role=alert aria-live="assertive"').mark("login-error")
-            username.on("keydown.enter", try_login)
-            password.on("keydown.enter", try_login)
-            button = ui.button("Log in", on_click=try_login).classes("w-full")
+            button = ui.button("Log in").classes("w-full")
+            send_typed_values = _typed_values_handler(username, password)
+            for element, event_name in ((username, "keydown.enter"), (password, "keydown.enter"), (button, "click")):
+                element.on(event_name, try_login, js_handler=send_typed_values)
 
 
 @app.get(COMPLETE_LOGIN_PATH, include_in_schema=False)
 async def finish_login(request: Request, ticket: str = "") -> RedirectResponse:
     return RedirectResponse(await complete_login(request, ticket), status_code=303)
+
+
+def _typed_values_handler(username: ui.input, password: ui.input) -> str:
+    """The attempt carries what the fields show in the browser.
+
+    Before the page's socket has finished its handshake, NiceGUI holds each event on its own 10 ms
+    retry timer, so a click can reach the server before the typing that preceded it (browser
+    autofill, a fast tester): the server's copy of the fields would still be empty.
+    """
+
+    def field(element: ui.input) -> str:
+        return f"document.querySelector('#c{element.id} input')?.value ?? null"
+
+    return f"() => emit({{username: {field(username)}, password: {field(password)}}})"
+
+
+def _take_typed_values(args: Any, username: ui.input, password: ui.input) -> None:
+    """Use the browser's values when the event brought them (the User test fixture sends none)."""
+    if not isinstance(args, dict):
+        return
+    for element, key in ((username, "username"), (password, "password")):
+        typed = args.get(key)
+        if isinstance(typed, str):
+            element.value = typed
 
 
 async def _log_in(name: str, secret: str) -> User:
