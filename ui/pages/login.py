@@ -88,7 +88,8 @@ def _typed_values_handler(username: ui.input, password: ui.input) -> str:
     """
 
     def field(element: ui.input) -> str:
-        return f"document.querySelector('#c{element.id} input')?.value ?? null"
+        # Quasar gives the element's DOM id to the native input itself (its `for`).
+        return f"document.querySelector('input#c{element.id}, #c{element.id} input')?.value ?? null"
 
     return f"() => emit({{username: {field(username)}, password: {field(password)}}})"
 
