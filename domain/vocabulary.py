@@ -48,7 +48,9 @@ BODY_PARTS: dict[str, str] = {
         r"|(?<=stiff\s)|(?<=dodgy\s)|(?<=weak\s)|(?<=tight\s)|(?<=\bme\s)|(?<=\bma\s))back"
         r"(?!\s+(?:to|on|in|into|home|half|end|from|up|out|off|at)\b)"
         r"|back(?=\s+(?:pain|ache|aches|aching|spasms?|issues?|problems?|injury|is|was|went|hurts?|hurting"
-        r"|tightness|stiffness|feels|felt|flared|seized|locked)\b)|lumbar|si\s+joint|sacroiliac(?:\s+joint)?|sciatica"
+        r"|tightness|stiffness|feels|felt|flared|seized|locked|surgery|op|operation|injections?|scans?|mri|x[-\s]?rays?"
+        r"|brace|muscles?|strain|tweak|twinges?|niggles?|spasm|problem|trouble)\b|['’]s\s+been\b)"
+        r"|lumbar|si\s+joint|sacroiliac(?:\s+joint)?|sciatica"
         r"|(?:herniated|slipped|bulging|prolapsed)\s+discs?|l[1-5]\s*[/-]\s*(?:l[1-5]|s1)"
     ),
     "shoulder": r"shoulders?|rotator\s+cuff|collarbones?|clavicles?|ac\s+joint|acromioclavicular",

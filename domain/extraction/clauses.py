@@ -95,17 +95,30 @@ def sentences(text: str) -> list[tuple[Span, bool]]:
     return found
 
 
+# Words that open a clause without saying anything: "So the big goal is ...", "oh and my job is ...". Every rule that
+# reads a clause from its start reads past them (issue 13, round 7: each rule listed its own fillers, or none).
+_FILLER_RE = Folded(
+    r"(?:(?:so|and|but|also|plus|oh|btw|ok|okay|anyway|anyways|honestly|tbh|ngl|basically|actually|yeah"
+    r"|yes|haha|lol|um|erm|hmm)\b[\s,.!-]+)+(?=\w)"
+)
+
+
+def _without_filler(text: str, span: Span) -> Span:
+    lead = _FILLER_RE.match(text, span.start, span.end)
+    return span if lead is None else Span(lead.end(), span.end)
+
+
 def clauses(text: str, sentence: Span) -> list[Span]:
     spans: list[Span] = []
     cursor = 0
     for sep in _CLAUSE_SEP_RE.finditer(text[sentence.start : sentence.end]):
         part = trimmed(text, sentence.start + cursor, sentence.start + sep.start())
         if part is not None:
-            spans.append(part)
+            spans.append(_without_filler(text, part))
         cursor = sep.end()
     part = trimmed(text, sentence.start + cursor, sentence.end)
     if part is not None:
-        spans.append(part)
+        spans.append(_without_filler(text, part))
     return spans
 
 

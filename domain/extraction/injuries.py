@@ -31,6 +31,9 @@ _SYMPTOM_RE = re.compile(
     # rigidus", "a black toenail"
     r"|bunions?|hallux|flat\s+(?:feet|foot|foots)|black\s+toe\s*nails?"
     r"|pinch(?:es|ed|ing|y)?|aggravat\w*|jammed|snapped|separated|hyperextend\w*|pops|popping|snapping|fused"
+    # issue 13, round 7: care given to a part of the body says it was hurt, whatever the hurt is called: "get my calf
+    # looked at", "the cortisone injection in my heel", "a bone scan on the shin"
+    r"|injections?|cortisone|scans?|mri|x[-\s]?rays?|ultrasound|looked\s+at"
     r"|went(?=\s+(?:at|during|halfway|mid|pop|twang|bang)\b|\s*(?:[.,;!]|$))"
     r"|bad(?=\s+(?:left\s+|right\s+|lower\s+|upper\s+)?(?:knees?|ankles?|back|hips?|shoulders?|achilles|hamstrings?"
     r"|calf|calves|foot|feet|shins?|neck|wrists?|elbows?|heels?|quads?|groin)\b)"

@@ -1,0 +1,76 @@
+"""Issue 13, round 7: general mechanisms kept only where they held on writers they were not read from (left out one
+writer group at a time: development + outside 1-3 against outside 4-5). The sentences here are our own."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.enums import MemorySource, MemoryType
+from domain.extraction import extract_memories
+
+
+def _found(text: str) -> list[tuple[MemoryType, tuple[str, ...]]]:
+    return [(c.type, c.tags) for c in extract_memories(text, MemorySource.USER_MESSAGE)]
+
+
+def _has(text: str, type_: MemoryType, tag: str | None) -> bool:
+    return any(t is type_ and (tag is None or tag in tags) for t, tags in _found(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "type_", "tag"),
+    [
+        ("So the big goal is to run a sub-3 marathon", MemoryType.CONTEXT, "context:goal"),
+        ("Oh and my job is in a hospital", MemoryType.CONTEXT, "context:work"),
+        ("anyway, the real target is the county 10k", MemoryType.CONTEXT, "context:goal"),
+    ],
+)
+def test_a_clause_is_read_past_its_filler_words(text: str, type_: MemoryType, tag: str) -> None:
+    assert _has(text, type_, tag), _found(text)
+
+
+def test_the_statement_keeps_no_filler_word() -> None:
+    (found,) = extract_memories("So the big goal is to run a sub-3 marathon", MemorySource.USER_MESSAGE)
+    assert found.content == "The big goal is to run a sub-3 marathon"
+
+
+@pytest.mark.parametrize(
+    ("text", "tag"),
+    [
+        ("Need to get my hamstring looked at", "body:hamstring"),
+        ("Had a cortisone injection in my hip in May", "body:hip"),
+        ("Booked an MRI on my knee", "body:knee"),
+        ("The scan on my shin showed a stress reaction", "body:shin"),
+        ("Before the back surgery I ran 50 miles a week", "body:back"),
+        ("The back's been locking up on long drives", "body:back"),
+    ],
+)
+def test_care_given_to_a_part_of_the_body_is_an_injury(text: str, tag: str) -> None:
+    assert _has(text, MemoryType.INJURY_HISTORY, tag), _found(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "First race since my gallbladder surgery",
+        "The high volume blocks always leave me injured",
+        "I have rheumatoid arthritis",
+        "Had surgery in 2023, not running related",
+    ],
+)
+def test_no_injury_without_a_part_of_the_body(text: str) -> None:
+    assert not _has(text, MemoryType.INJURY_HISTORY, None), _found(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My physio looked at my training plan",
+        "Back to running after a week off",
+        "I love the way back from the lake",
+        "Do you remember that I prefer mornings?",
+        "So what should I do tomorrow?",
+    ],
+)
+def test_these_stay_out(text: str) -> None:
+    assert _found(text) == []
