@@ -34,6 +34,7 @@ from sqlalchemy import (
     bindparam,
     case,
     func,
+    literal_column,
     or_,
     select,
     tuple_,
@@ -183,7 +184,7 @@ def active_counts(session: Session, *, athlete_id: int) -> dict[MemoryType, int]
     """How many active memories the athlete has of each type (every type, 0 where none). A building
     block: the caller has checked that its actor may read this athlete's memories (overview does)."""
     counts = dict.fromkeys(MemoryType, 0)
-    counts.update(_counts(session, _ALL, {"b_athlete_id": athlete_id, "b_status": VISIBLE}))
+    counts.update(_counts(session, _ALL, {"b_athlete_id": athlete_id}))
     return counts
 
 
@@ -292,7 +293,7 @@ _ALL = ListShape(0, 0, 0, "", "updated")
 
 def _shape(session: Session, query: MemoryQuery, owner_id: int) -> tuple[ListShape, dict[str, Any]]:
     """The statement shape of `query` and its values, as `_conditions` would have them."""
-    values: dict[str, Any] = {"b_athlete_id": owner_id, "b_status": VISIBLE}
+    values: dict[str, Any] = {"b_athlete_id": owner_id}
     for prefix, chosen in (("b_type", query.types), ("b_source", query.sources), ("b_confidence", query.confidences)):
         values.update({f"{prefix}_{n}": value for n, value in enumerate(chosen)})
     search: MatchShape = ""
@@ -311,6 +312,14 @@ def _one_of(column: Any, prefix: str, count: int, *, equal_for_one: bool = False
     return [column == binds[0]] if count == 1 and equal_for_one else [column.in_(binds)]
 
 
+# The soft-delete filter's status written into the statement, not bound: PostgreSQL plans a statement prepared by the
+# driver once for any values after a few runs (when the plans it made for the values it saw cost more on average: a
+# few searches for a common word do that), and with the status a parameter, that plan read every active memory's
+# entry in the (status, deleted_at) index to intersect with a search's matches: 889,873 entries for 6,134 matches
+# at a million memories, 16 of the count's 33 ms; with 'active' written in, it knows the condition leaves out little.
+_VISIBLE = literal_column(f"'{VISIBLE.value}'", Memory.status.type)
+
+
 def _where(shape: ListShape, *, after: bool) -> list[ColumnElement[bool]]:
     """`_conditions` as bind parameters (and `_after`), then the soft-delete filter where the ORM's
     option puts it (last)."""
@@ -323,7 +332,7 @@ def _where(shape: ListShape, *, after: bool) -> list[ColumnElement[bool]]:
         conditions.append(match_condition(shape.search))
     if after:
         conditions.append(_after(shape.sort))
-    conditions.append(Memory.status == bindparam("b_status", type_=Memory.status.type))
+    conditions.append(Memory.status == _VISIBLE)
     return conditions
 
 
