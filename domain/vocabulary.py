@@ -142,10 +142,11 @@ CONTEXT_TOPICS: dict[str, str] = {
     "pilates": r"pilates",
     "triathlon": r"tri|triathlon\w*|triathlete|ironman|70\.3|bricks?(?!\s+walls?)",
     "team sport": (
-        r"football|soccer|rugby|hockey|netball|basketball|tennis|squash|padel|five-a-side|5-a-side|handball"
+        # "tennis elbow" is a condition of the elbow, whatever sport brought it on
+        r"football|soccer|rugby|hockey|netball|basketball|tennis(?!\s+elbows?\b)|squash|padel|five-a-side|5-a-side|handball"
         r"|volleyball|cricket|lacrosse|hurling|baseball|softball"
     ),
-    "golf": r"golf\w*|handicap",
+    "golf": r"golf\w*(?<!golfer)(?<!golfers)(?!\s+elbows?\b)|handicap",
     "dance": r"danc(?:e|er|ers|es|ing)|ballet|ballroom|salsa",
     "martial arts": (
         r"martial\s+arts?|bjj|jiu[-\s]?jitsu|judo|karate|taekwondo|kickboxing|muay\s+thai|mma|krav\s+maga|sparring"

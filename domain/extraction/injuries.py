@@ -133,12 +133,34 @@ def sessions_and_habit(text: str, sentence: Span) -> bool:
     )
 
 
+# A cause said by the shape of the sentence rather than by a kind of session's name: "calves get sore from running",
+# "my shins always hurt the week I go over 50 miles", "my back always tightens up if I skip core", "roads hurt my
+# knees", "swimming helps my back" (issue 13, round 7).
+_CAUSE_FRAME_RE = Folded(
+    r"\b(?:gets?|got|getting)\s+(?:\w+\s+)?(?:sore|tight|stiff|achy|heavy|swollen|tired)\s+(?:from|after)\b"
+    r"|\b(?:always|usually|tends?\s+to)\b(?:\s+[\w'’-]+){0,4}?\s+(?:if|when|whenever|the\s+(?:week|day)s?)\s+i\b"
+    r"|\b(?:running|roads?|tarmac|concrete|pavements?|swimming|cycling|climbing|hills|downhills|treadmills?|track"
+    r"|yoga|pilates|stretching|strength\s+work)\s+(?:always\s+|really\s+|just\s+)?(?:hurts?|helps?|flares?"
+    r"|aggravates?|irritates?|kills?)\s+(?:my|the\s+athlete" + _A + r"s)\b",
+)
+# A condition named after a sport is an injury whatever brings it on: "Tennis elbow flares whenever I row".
+_NAMED_CONDITION_RE = Folded(
+    r"\b(?:tennis|golfer|runner|jumper|swimmer|climber)(?:"
+    + _A
+    + r"?s)?\s+(?:elbows?|knees?|shoulders?|toes?|fingers?)\b"
+)
+
+
 def session_soreness(text: str, span: Span, in_sentence: bool = False) -> bool:
     """True when the injury read from `span` is soreness a kind of session brings on. The session and the
     word of habit may stand in another clause of the sentence (`in_sentence`, from `sessions_and_habit`: "I
     love tempo runs but they always leave my hip sore", "Calves cramped at 3k, always happens on bricks"),
     unless the injury's own word is a pain ("Knee started aching at 20k, as it does on every long run")."""
-    if _LEAVES_SORE_RE.search(text, span.start, span.end) and not _REAL_INJURY_RE.search(text, span.start, span.end):
+    if _NAMED_CONDITION_RE.search(text, span.start, span.end):
+        return False
+    if (
+        _LEAVES_SORE_RE.search(text, span.start, span.end) or _CAUSE_FRAME_RE.search(text, span.start, span.end)
+    ) and not _REAL_INJURY_RE.search(text, span.start, span.end):
         return True
     if (
         _LASTING_SORENESS_RE.search(text, span.start, span.end)

@@ -74,3 +74,34 @@ def test_no_injury_without_a_part_of_the_body(text: str) -> None:
 )
 def test_these_stay_out(text: str) -> None:
     assert _found(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "tag"),
+    [
+        ("My calves get sore from hill running", "body:calf"),
+        ("My hip always aches the week I go over 40 miles", "body:hip"),
+        ("Roads hurt my knees, trails don't", "body:knee"),
+        ("Pilates helps my back more than anything", "body:back"),
+    ],
+)
+def test_soreness_a_cause_brings_on_is_a_training_response(text: str, tag: str) -> None:
+    assert _has(text, MemoryType.TRAINING_RESPONSE, tag), _found(text)
+    assert not _has(text, MemoryType.INJURY_HISTORY, tag), _found(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "tag"),
+    [
+        ("Tennis elbow flares whenever I row a lot", "body:elbow"),
+        ("Strained my calf from a sprint finish", "body:calf"),
+        ("My knee hurts on the stairs", "body:knee"),
+    ],
+)
+def test_a_named_condition_or_a_real_hurt_stays_an_injury(text: str, tag: str) -> None:
+    assert _has(text, MemoryType.INJURY_HISTORY, tag), _found(text)
+
+
+def test_a_condition_named_after_a_sport_is_not_that_sport() -> None:
+    found = _found("Tennis elbow flares whenever I row a lot")
+    assert not any("context:team sport" in tags for _, tags in found), found
