@@ -30,7 +30,9 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-expect.set_options(timeout=10_000)
+# Generous: CI runs two workers on 2 cores at load 8-12, where a page update can take seconds. A passing
+# test never waits this long; a failing one only takes longer to say so.
+expect.set_options(timeout=20_000)
 
 
 @dataclass
@@ -64,26 +66,44 @@ def server_forks() -> Iterator[Forks]:
     forks.close()
 
 
+START_TIMEOUT_S = 90  # a forked server answers in well under a second when the machine is idle
+
+
 def start_server(forks: Forks, database: Path, data_dir: Path) -> tuple[ForkedServer, Server]:
-    port = _free_port()
-    url = f"sqlite:///{database}"
-    log = data_dir / "server.log"
-    process = forks.start(
-        ["serve", "--host", "127.0.0.1", "--port", str(port), "--db", url],
-        _clean_env(MEMORY_REVIEW_DATA_DIR=str(data_dir)),
-        log,
-    )
-    deadline = time.monotonic() + 60
+    """A server on a free port; started again on another port if that one was taken meanwhile.
+
+    `_free_port` closes its socket before the server binds the port, so another test process's server
+    (or any outgoing connection) can take it in between: that server exits with EADDRINUSE."""
+    for _ in range(3):
+        port = _free_port()
+        url = f"sqlite:///{database}"
+        log = data_dir / "server.log"
+        process = forks.start(
+            ["serve", "--host", "127.0.0.1", "--port", str(port), "--db", url],
+            _clean_env(MEMORY_REVIEW_DATA_DIR=str(data_dir)),
+            log,
+        )
+        if _answers(process, port, log):
+            return process, Server(f"http://127.0.0.1:{port}", url)
+    raise RuntimeError(f"server could not bind a free port: {log.read_text()[-2000:]}")
+
+
+def _answers(process: ForkedServer, port: int, log: Path) -> bool:
+    """True once the server answers; False when it exited because its port was taken."""
+    deadline = time.monotonic() + START_TIMEOUT_S
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"server exited: {log.read_text()[-2000:]}")
+            output = log.read_text()
+            if "address already in use" in output.lower():
+                return False
+            raise RuntimeError(f"server exited: {output[-2000:]}")
         try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/login", timeout=1)
-            return process, Server(f"http://127.0.0.1:{port}", url)
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/login", timeout=5)
+            return True
         except OSError:
             time.sleep(0.1)
     process.kill()
-    raise RuntimeError("server did not start within 60 s")
+    raise RuntimeError(f"server did not start within {START_TIMEOUT_S} s: {log.read_text()[-2000:]}")
 
 
 @pytest.fixture
@@ -133,8 +153,19 @@ def sized_page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Pag
     context.close()
 
 
+def connected(page: Page) -> None:
+    """Wait until the page's socket has finished its handshake.
+
+    Before it, NiceGUI holds each event on a retry timer of its own, so two events (typing, then a
+    click) can reach the server in either order. The app must cope with that (the tests in
+    test_before_handshake_*.py press before typing arrives on purpose); a journey that is not about it
+    waits here after opening a page whose form it fills, as a person's hand is slower than a socket."""
+    page.wait_for_function("() => window.did_handshake === true")
+
+
 def log_in(page: Page, server: Server, username: str, password: str) -> None:
     page.goto(f"{server.url}/login")
+    connected(page)
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Log in").click()
