@@ -101,7 +101,13 @@ def test_delete_moves_focus_on_and_toasts_stay_off_the_undo_bar(page: Page, serv
     memory_menu(page, NURSE, "Hide from coach")
     toast = page.locator(".q-notification").last
     expect(toast).to_be_visible()
-    page.wait_for_timeout(600)  # the toast's entrance animation
+    # Measured once its entrance has ended (no animation or transition left on it or its list): a fixed
+    # 600 ms wait could measure it mid-way under load.
+    toast.evaluate(
+        "el => new Promise(done => { const moving = e => e && e.getAnimations({subtree: true}).length > 0;"
+        " const look = () => moving(el) || moving(el.parentElement) || /-enter/.test(el.className)"
+        " ? setTimeout(look, 50) : done(); look(); })"
+    )
     bar, note = page.locator(".mr-undo").bounding_box(), toast.bounding_box()
     assert bar is not None and note is not None
     assert note["y"] + note["height"] <= bar["y"], (note, bar)

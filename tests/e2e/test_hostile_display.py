@@ -23,6 +23,7 @@ from domain.users import create_user
 from persistence.engine import make_engine
 from persistence.uow import unit_of_work
 from tests.e2e.conftest import Server, log_in
+from tests.e2e.context_locators import memories as memories_region
 from tests.e2e.context_locators import open_view
 from tests.hostile import hostile_inputs
 
@@ -79,12 +80,18 @@ def _no_harm(page: Page, dialogs: list[str], where: str) -> None:
 
 
 def _show_all(page: Page) -> None:
+    """Press "Show more" until every memory is shown, each press once its rows have come (a fixed pause
+    after it let a slow answer be pressed for again, or the list be read before the next page came)."""
+    rows = memories_region(page).locator(".mr-memory")
+    expect(rows.first).to_be_visible()
     more = page.get_by_role("button", name=re.compile(r"^Show more \(\d+ more\)$"))
     for _ in range(20):
         if not more.is_visible():
             return
+        shown = rows.count()
         more.click()
-        page.wait_for_timeout(400)
+        expect(rows).not_to_have_count(shown)
+    raise AssertionError("still more to show after 20 presses of Show more")
 
 
 def test_hostile_inputs_render_as_text_everywhere(page: Page, server: Server) -> None:
