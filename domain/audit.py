@@ -54,7 +54,7 @@ from domain.actors import Actor, actor_identity
 from domain.audit_refused import COPIED, NOT_SIGNED, Refusal, refuse, refused_problem
 from domain.enums import REMOVAL_ACTIONS, AuditAction, AuditTarget
 from domain.models import GENESIS_HASH, AuditEvent, AuditHead, AuditPending, AuditRefused
-from domain.prepared import WRITER, Prepared
+from domain.prepared import WRITER, Prepared, session_connection
 from domain.types import utcnow
 
 REDACTED_PROPOSALS = "redacted_proposals"  # a removal event's list of proposals it redacted
@@ -329,7 +329,7 @@ def write_pending(session: Session) -> None:
     if not events:
         return
     session.flush()
-    connection = session.connection()
+    connection = session_connection(session)
     seal = seal_of(session)
     if connection.dialect.name == "sqlite":
         _write_sqlite(session, connection, events, seal)

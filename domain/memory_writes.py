@@ -29,7 +29,7 @@ from domain.enums import AuditAction, AuditTarget, MemoryConfidence, MemoryStatu
 from domain.errors import EditConflict
 from domain.memory_rows import NEW_MEMORY, RowReader, attached
 from domain.models import AuditEvent, Memory, Proposal
-from domain.prepared import Prepared
+from domain.prepared import Prepared, session_connection
 from domain.types import utcnow
 from domain.visibility import VISIBLE, with_inactive
 
@@ -139,7 +139,7 @@ def load_memory(session: Session, memory_id: int, *, any_status: bool = False) -
         return session.get(Memory, memory_id, execution_options=with_inactive() if any_status else {})
     if session.autoflush:
         session.flush()  # as session.get would before it reads
-    row = _ROW.one(session.connection(), {"b_id": memory_id})
+    row = _ROW.one(session_connection(session), {"b_id": memory_id})
     if row is None or (not any_status and row["status"] != VISIBLE):
         return None
     return attached(session, NEW_MEMORY(), row)
@@ -160,7 +160,7 @@ def load_proposal(session: Session, proposal_id: int) -> Proposal | None:
         return session.get(Proposal, proposal_id)
     if session.autoflush:
         session.flush()
-    row = _PROPOSAL_ROW.one(session.connection(), {"b_id": proposal_id})
+    row = _PROPOSAL_ROW.one(session_connection(session), {"b_id": proposal_id})
     return None if row is None else attached(session, _NEW_PROPOSAL(), row)
 
 
@@ -188,7 +188,7 @@ def _write_versioned(
     session.flush()  # what was queued before it is written before it, as a flush would
     version = row.version
     values["version"] = version + 1
-    result = update.run(session.connection(), {**values, "b_id": row.id, "b_version": version})
+    result = update.run(session_connection(session), {**values, "b_id": row.id, "b_version": version})
     if result.rowcount != 1:
         raise EditConflict(conflict)
     state: InstanceState[Any] = inspect(row)
@@ -212,7 +212,7 @@ def _insert_row(session: Session, memory: Memory) -> None:
     values = {key: state[key] for key in _COLUMNS}
     if state.get("id") is not None:  # an id given by the caller is written, as the flush wrote it
         values["id"] = state["id"]
-    connection = session.connection()
+    connection = session_connection(session)
     if connection.dialect.name == "sqlite":
         new_id = _INSERT.run(connection, values).lastrowid
     else:

@@ -19,9 +19,14 @@ IMMEDIATE = WRITER  # the writers' option: BEGIN IMMEDIATE on SQLite
 _LOCK_TIMEOUT_S = SQLITE_BUSY_TIMEOUT_MS / 1000
 
 
+# Keep "früh" as written, so text search over JSON payloads finds what people typed. The encoder
+# json.dumps(value, ensure_ascii=False) builds on every call, built once (each audited write stores
+# two or three JSON values: issue 9).
+_JSON = json.JSONEncoder(ensure_ascii=False)
+
+
 def _json_text(value: Any) -> str:
-    # Keep "früh" as written, so text search over JSON payloads finds what people typed.
-    return json.dumps(value, ensure_ascii=False)
+    return _JSON.encode(value)
 
 
 def make_engine(url: str, **kwargs: Any) -> Engine:
