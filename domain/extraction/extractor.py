@@ -143,7 +143,7 @@ class RuleExtractor:
                     found.append(candidate)
             if len(found) > stated or restated:
                 quiet = None
-        return merge_duplicates(found)
+        return merge_duplicates(_within(found))
 
     @staticmethod
     def _facts(people: People, sentence: Span, clauses: Sequence[Span], carry: Carry | None) -> list[Fact]:
@@ -333,6 +333,15 @@ def _merge_within_sentence(text: str, facts: Sequence[Fact]) -> list[Fact]:
         else:
             merged.append(fact)
     return merged
+
+
+def _within(found: list[Candidate]) -> list[Candidate]:
+    """One injury per part of the body in a text: an injury whose parts another injury of the text names too, and
+    more, is that injury said again ("My plantar fasciitis is back - left foot again")."""
+    injured = [set(c.tags) for c in found if c.type is INJURY]
+    if len(injured) < 2:
+        return found
+    return [c for c in found if c.type is not INJURY or not any(set(c.tags) < tags for tags in injured)]
 
 
 def merge_duplicates(candidates: Iterable[Candidate]) -> list[Candidate]:

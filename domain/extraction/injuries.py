@@ -34,6 +34,10 @@ _SYMPTOM_RE = re.compile(
     # issue 13, round 7: care given to a part of the body says it was hurt, whatever the hurt is called: "get my calf
     # looked at", "the cortisone injection in my heel", "a bone scan on the shin"
     r"|injections?|cortisone|scans?|mri|x[-\s]?rays?|ultrasound|looked\s+at"
+    # a complaint back again, said without its name: "knee again after the stairs", "hip flexor still there", "the
+    # achilles is back", "glute thing again", "shoulder still isn't right"
+    r"|again|still\s+there|(?<=\bis\s)back|(?<=" + _A + r"s\s)back|thing"
+    r"|(?:is|are)n" + _A + r"?t\s+(?:quite\s+|really\s+)?right"
     r"|went(?=\s+(?:at|during|halfway|mid|pop|twang|bang)\b|\s*(?:[.,;!]|$))"
     r"|bad(?=\s+(?:left\s+|right\s+|lower\s+|upper\s+)?(?:knees?|ankles?|back|hips?|shoulders?|achilles|hamstrings?"
     r"|calf|calves|foot|feet|shins?|neck|wrists?|elbows?|heels?|quads?|groin)\b)"

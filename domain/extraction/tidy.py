@@ -344,4 +344,6 @@ def _short_statement(raw: str, content: str, type_: MemoryType) -> str:
     if flipped and flipped.group(2).lower() in BODY_WORDS:
         content = f"{flipped.group(3)} {flipped.group(1) or ''}{flipped.group(2)}".lower()
     prefix = "Reported" if type_ in (MemoryType.INJURY_HISTORY, MemoryType.TRAINING_RESPONSE) else "Mentioned"
-    return f"{prefix} {content[0].lower()}{content[1:]}"[:MAX_CONTENT_CHARS]
+    # an abbreviation keeps its capitals: "ITB again" is "Reported ITB again", not "Reported iTB again"
+    first = content[0] if content[1:2].isupper() else content[0].lower()
+    return f"{prefix} {first}{content[1:]}"[:MAX_CONTENT_CHARS]

@@ -105,3 +105,42 @@ def test_a_named_condition_or_a_real_hurt_stays_an_injury(text: str, tag: str) -
 def test_a_condition_named_after_a_sport_is_not_that_sport() -> None:
     found = _found("Tennis elbow flares whenever I row a lot")
     assert not any("context:team sport" in tags for _, tags in found), found
+
+
+@pytest.mark.parametrize(
+    ("text", "tag"),
+    [
+        ("knee again after the stairs at work", "body:knee"),
+        ("hip flexor still there, third week now", "body:hip"),
+        ("Great, the achilles is back", "body:achilles"),
+        ("glute thing again", "body:glute"),
+        ("My shoulder still isn't right since the crash", "body:shoulder"),
+        ("ITB again", "body:it band"),
+    ],
+)
+def test_a_complaint_come_back_is_an_injury(text: str, tag: str) -> None:
+    assert _has(text, MemoryType.INJURY_HISTORY, tag), _found(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "knees fine again today",
+        "back again at the track tonight",
+        "Calf was good again",
+        "I did the same thing again on the bike",
+    ],
+)
+def test_again_alone_is_no_complaint(text: str) -> None:
+    assert not _has(text, MemoryType.INJURY_HISTORY, None), _found(text)
+
+
+def test_an_abbreviation_keeps_its_capitals() -> None:
+    (found,) = extract_memories("ITB again", MemorySource.USER_MESSAGE)
+    assert found.content == "Reported ITB again"
+
+
+def test_an_injury_said_again_in_fewer_words_is_one_injury() -> None:
+    found = _found("My plantar fasciitis is back after two years away - left foot again.")
+    injuries = [tags for type_, tags in found if type_ is MemoryType.INJURY_HISTORY]
+    assert len(injuries) == 1 and "body:plantar" in injuries[0], found
