@@ -1,11 +1,13 @@
 """Search and the memory list at scale, on SQLite and PostgreSQL, each beside its naive contrast.
 
 - Per-athlete search over 1,000,000 memories (quick: 50,000): the count and first page of an
-  athlete's matches (the service `list_memories`), and the Context page's search (its read,
-  `memory_view`: every type's count and the first CONTEXT_PAGE memories), for common and rare words
+  athlete's matches (the service `list_memories`, its count exact), and the Context page's search (its
+  read, `memory_view`: every type's count and the first CONTEXT_PAGE memories; on PostgreSQL counted
+  up to memory_lists.COUNT_CAP matches, "1,000+" beyond), for common and rare words
   (`list_memories_by_type`, a first page per type, measured here until it left the page); beside it a
   `LIKE '%word%'` scan (ILIKE on PostgreSQL) of the same athlete's content and tags, giving the
-  same count and page. Also for the athlete with 20,000 memories (both reads).
+  same count and page. Also for the athlete with 20,000 memories (both reads, and the Context page's
+  "Show more" after its first page: `list_more`, as the page asks for it).
 - The admin's search of deleted memories across all athletes (`list_deleted`), beside a LIKE scan
   of the deleted rows.
 - The memory list's server time for athletes with 2,000 and 20,000 memories: the first page of
@@ -48,6 +50,7 @@ WARM_UP = 3
 SAMPLED_ATHLETES = 30
 PAGE = 10
 CONTEXT_PAGE = 20  # the Context page's first page (ui/components/memory_list.py's PAGE_SIZE)
+MORE_PAGE = 40  # and each "Show more" (its MORE_SIZE)
 WORDS = {"common": dataset.COMMON_WORDS, "rare": dataset.RARE_WORDS}
 ALL_TYPES = dict.fromkeys(MemoryType, PAGE)
 
@@ -105,6 +108,10 @@ def _searches(timer: _Timer, word: str, sample: list[User], heavy: User, admin: 
     athlete_of = _cycle(sample)
     query = MemoryQuery(text=word, limit=PAGE)
     page_query = MemoryQuery(text=word, limit=CONTEXT_PAGE)
+    more_query = MemoryQuery(text=word, limit=MORE_PAGE)
+    with unit_of_work(timer.engine, read_only=True) as session:
+        first = memory_view(session, heavy, query=page_query)
+        after = MemoryCursor.after(first.items[-1]) if first.items else None
     return {
         "search": timer.p95(lambda s: list_memories(s, next(athlete_of), query=query)),
         "search_like": timer.p95(lambda s: _like_search(s, next(athlete_of), word)),
@@ -112,6 +119,15 @@ def _searches(timer: _Timer, word: str, sample: list[User], heavy: User, admin: 
         "search_20k_athlete": timer.p95(lambda s: list_memories(s, heavy, query=query)),
         "search_20k_athlete_context_page": timer.p95(lambda s: memory_view(s, heavy, query=page_query)),
         "search_20k_athlete_like": timer.p95(lambda s: _like_search(s, heavy, word)),
+        **(
+            {
+                "search_20k_athlete_context_more": timer.p95(
+                    lambda s: list_more(s, heavy, query=more_query, after=after, many=first.capped)
+                )
+            }
+            if after is not None
+            else {}
+        ),
         "admin_search": timer.p95(lambda s: list_deleted(s, admin, query=DeletedQuery(text=word))),
         "admin_search_like": timer.p95(lambda s: _like_deleted(s, word)),
     }

@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 from domain.coach_reads import usage_counts
 from domain.enums import MemoryType
 from domain.memory_lists import (
+    COUNT_CAP,
     MemoryCursor,
     MemoryQuery,
     MemoryView,
@@ -31,11 +32,11 @@ from domain.models import Memory, User
 from ui.components.busy import busy
 from ui.components.filters import FilterBar, MemoryFilters
 from ui.components.focus import focus_selector
-from ui.components.labels import TYPE_ORDER, TYPE_SINGULAR
+from ui.components.labels import TYPE_LABELS, TYPE_ORDER, TYPE_SINGULAR
 from ui.components.memory_rows import MemoryActions, MemoryRows, Row, RowFacts, row_data
 from ui.components.merge_dialog import open_merge_dialog
 from ui.components.plain_button import PlainButton
-from ui.components.type_chips import TypeChips
+from ui.components.type_chips import ALL, TypeChips
 from ui.session import in_thread, tab_action
 
 PAGE_SIZE = 20
@@ -82,8 +83,30 @@ def _rows(session: Session, user: User, items: list[Memory]) -> Loaded:
     return Loaded(items, {m.id: row_data(m, RowFacts(usage.get(m.id), received.get(m.id))) for m in items})
 
 
-def _more(session: Session, user: User, query: MemoryQuery, after: MemoryCursor) -> Loaded:
-    return _rows(session, user, list_more(session, user, query=query, after=after))
+def _more(session: Session, user: User, query: MemoryQuery, after: MemoryCursor, *, many: bool) -> Loaded:
+    return _rows(session, user, list_more(session, user, query=query, after=after, many=many))
+
+
+class ListChips(TypeChips):
+    """The type chips of the list as read: a search with more than COUNT_CAP matches in all types is
+    not counted per type (memory_lists.MemoryView.per_type), so "All" says "1,000+" and the types carry
+    no number, but for the chosen one, whose own matches were counted."""
+
+    def show_view(self, view: MemoryView, chosen: str | None) -> None:
+        self.show(view.counts, chosen)
+        if view.per_type:
+            return
+        for chip in self._props["chips"]:
+            if chip["value"] == ALL:
+                chip["label"] = f"All ({COUNT_CAP:,}+)"
+            else:
+                label = TYPE_LABELS[MemoryType(chip["value"])]
+                chip["label"] = f"{label} ({_count_text(view)})" if chip["pressed"] else label
+        self.update()
+
+
+def _count_text(view: MemoryView) -> str:
+    return f"{COUNT_CAP:,}+" if view.capped else f"{view.total:,}"
 
 
 class MemoryList:
@@ -113,7 +136,7 @@ class MemoryList:
         self._reloads = 0  # reloads started; only the newest one's answer is shown
         # Built once and updated in place: the chips, the tools, the rows, "Show more". The selection
         # bar and the empty list's message are built the first time they are needed.
-        self.chips = TypeChips(self.bar.choose_type).mark("type-chips")
+        self.chips = ListChips(self.bar.choose_type).mark("type-chips")
         self.show_counts()
         with ui.element("div").classes("mr-list-tools") as tools:
             bar.controls()
@@ -171,7 +194,7 @@ class MemoryList:
     # ---- type chips ----
 
     def show_counts(self) -> None:
-        self.chips.show(self.data.view.counts, self.filters.types[0] if self.filters.types else None)
+        self.chips.show_view(self.data.view, self.filters.types[0] if self.filters.types else None)
 
     # ---- selection ----
 
@@ -277,17 +300,24 @@ class MemoryList:
             self._empty.set_visibility(False)
         self.rows.set_visibility(True)
         self.rows.show(self.data_rows(), selecting=self.selecting, selected=set(self.selected))
-        self._update_more(self.data.view.total)
+        self._update_more(more=self.data.view.total > len(self.shown))
 
     def data_rows(self) -> Iterator[tuple[Memory, Row]]:
         """The shown memories with their rows (the first page's, then each "show more"'s)."""
         for memory in self.shown:
             yield memory, self.row_of[memory.id]
 
-    def _update_more(self, total: int) -> None:
-        remaining = total - len(self.shown)
-        self.more.set_text(f"Show more ({remaining} more)")
-        self.more.set_visibility(remaining > 0)
+    def _update_more(self, *, more: bool) -> None:
+        """'Show more' with how many are left; a search counted only up to COUNT_CAP says how many of
+        its more than COUNT_CAP matches are shown (it is shown while the last page came back full)."""
+        view, shown = self.data.view, len(self.shown)
+        if not view.capped:
+            self.more.set_text(f"Show more ({view.total - shown} more)")
+        elif shown <= COUNT_CAP:
+            self.more.set_text(f"Show more ({shown:,} of {COUNT_CAP:,}+)")
+        else:
+            self.more.set_text("Show more")
+        self.more.set_visibility(more)
 
     async def show_more(self) -> None:
         if not self.shown:
@@ -296,7 +326,8 @@ class MemoryList:
         after = MemoryCursor.after(self.shown[-1])
         self.more.props("loading")
         reloads = self._reloads
-        loaded = await in_thread(lambda s, u: _more(s, u, query, after))
+        many = self.data.view.capped
+        loaded = await in_thread(lambda s, u: _more(s, u, query, after, many=many))
         self.more.props(remove="loading")
         if reloads != self._reloads:  # the list was read again meanwhile: these rows follow an older one
             return
@@ -304,8 +335,10 @@ class MemoryList:
         self.rows.append(loaded.pairs(), selected=set(self.selected))
         known = {m.id for m in self.shown}
         self.shown.extend(m for m in loaded.items if m.id not in known)
-        total = self.data.view.total if loaded.items else len(self.shown)
-        self._update_more(total)
+        full = len(loaded.items) == MORE_SIZE
+        self._update_more(
+            more=full if self.data.view.capped else bool(loaded.items) and self.data.view.total > len(self.shown)
+        )
 
     def _show_empty(self) -> None:
         """What an empty list says: built again each time, it depends on whether filters are set."""
