@@ -12,6 +12,7 @@ in the vocabulary's spelling (domain.vocabulary.canonical_tag: "context:job" is 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -214,6 +215,46 @@ def per_type(
     return tallies, misses
 
 
+def miss_causes(cases: Iterable[Case], extract_fn: Callable[[str, MemorySource], Sequence[Found]]) -> Counter[str]:
+    """Each false negative and false positive by its cause, as far as the predictions tell it (issue 13, round 7: to
+    address causes rather than sentences). A miss is "nothing found" when the text gave no candidate at all; "tags" when
+    a candidate of its type was left over with other tags; "taken" when the only candidates of its type matched other
+    expectations (one memory where the label has two); "folded" when a context's tags stand on a memory of another
+    type; else "wrong type". A false positive is "nothing expected", "type not expected", or "extra of an expected
+    type" (a second memory, or tags that do not match)."""
+    causes: Counter[str] = Counter()
+    for case in cases:
+        predicted = list(extract_fn(case.text, case.source))
+        hit, used = _match_by_type(case.expect, predicted)
+        free = [p for i, p in enumerate(predicted) if i not in used]
+        for e, exp in enumerate(case.expect):
+            if e in hit:
+                continue
+            if not predicted:
+                causes["fn nothing found"] += 1
+            elif any(p.type == exp.type for p in free):
+                causes["fn tags"] += 1
+            elif any(p.type == exp.type for p in predicted):
+                causes["fn taken"] += 1
+            elif exp.type is MemoryType.CONTEXT and exp.tags and any(set(exp.tags) <= set(p.tags) for p in predicted):
+                causes["fn folded"] += 1
+            else:
+                causes["fn wrong type"] += 1
+        expected_types = {e.type for e in case.expect}
+        for p in free:
+            if not case.expect:
+                causes["fp nothing expected"] += 1
+            elif p.type in expected_types:
+                causes["fp extra of an expected type"] += 1
+            else:
+                causes["fp type not expected"] += 1
+    return causes
+
+
+def _causes_line(causes: Counter[str]) -> str:
+    return "  miss causes: " + ", ".join(f"{name} {count}" for name, count in causes.most_common())
+
+
 def _table(title: str, tallies: Mapping[MemoryType | None, Tally]) -> list[str]:
     lines = [
         title,
@@ -280,6 +321,7 @@ def report(worst: int = 25, blind: bool = True, learned: bool = False) -> str:
     dev_tallies, dev_misses = per_type(dev, extract_memories)
     lines = _table(f"DEV set ({DEV_PATH.name}, {len(dev)} texts)", dev_tallies)
     lines.append(_types_only(dev, extract_memories))
+    lines.append(_causes_line(miss_causes(dev, extract_memories)))
     texts = [c.text for c in dev]
     outside_misses: list[tuple[str, list[Miss]]] = []
     for title, path in OUTSIDE_SETS:
@@ -289,6 +331,7 @@ def report(worst: int = 25, blind: bool = True, learned: bool = False) -> str:
         tallies, misses = per_type(cases, extract_memories)
         lines += ["", *_table(f"{title} ({path.name}, {len(cases)} texts)", tallies)]
         lines.append(_types_only(cases, extract_memories))
+        lines.append(_causes_line(miss_causes(cases, extract_memories)))
         outside_misses.append((title, misses))
         texts += [c.text for c in cases]
     for title, path in HELD_OUT_SETS if blind else ():

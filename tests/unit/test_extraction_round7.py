@@ -7,6 +7,7 @@ import pytest
 
 from domain.enums import MemorySource, MemoryType
 from domain.extraction import extract_memories
+from tests.extraction_eval import miss_causes, parse_cases
 
 
 def _found(text: str) -> list[tuple[MemoryType, tuple[str, ...]]]:
@@ -144,3 +145,15 @@ def test_an_injury_said_again_in_fewer_words_is_one_injury() -> None:
     found = _found("My plantar fasciitis is back after two years away - left foot again.")
     injuries = [tags for type_, tags in found if type_ is MemoryType.INJURY_HISTORY]
     assert len(injuries) == 1 and "body:plantar" in injuries[0], found
+
+
+def test_make_eval_names_each_miss_by_its_cause() -> None:
+    cases = parse_cases(
+        [
+            {"text": "Bailed at 5k.", "source": "activity_note", "expect": [{"type": "injury_history"}]},
+            {"text": "I love hill repeats.", "source": "user_message", "expect": [{"type": "context"}]},
+            {"text": "My left knee hurts on stairs.", "source": "user_message", "expect": []},
+        ]
+    )
+    causes = miss_causes(cases, extract_memories)
+    assert causes == {"fn nothing found": 1, "fn wrong type": 1, "fp type not expected": 1, "fp nothing expected": 1}
