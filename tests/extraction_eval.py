@@ -217,11 +217,12 @@ def per_type(
 
 def miss_causes(cases: Iterable[Case], extract_fn: Callable[[str, MemorySource], Sequence[Found]]) -> Counter[str]:
     """Each false negative and false positive by its cause, as far as the predictions tell it (issue 13, round 7: to
-    address causes rather than sentences). A miss is "nothing found" when the text gave no candidate at all; "tags" when
-    a candidate of its type was left over with other tags; "taken" when the only candidates of its type matched other
-    expectations (one memory where the label has two); "folded" when a context's tags stand on a memory of another
-    type; else "wrong type". A false positive is "nothing expected", "type not expected", or "extra of an expected
-    type" (a second memory, or tags that do not match)."""
+    address causes rather than sentences). A miss is "nothing found" when the text gave no candidate at all; "tags"
+    when a candidate of its type was left over with other tags; "taken" when the only candidates of its type matched
+    other expectations (one memory where the label has two); "folded" when a context's tags stand on a memory of
+    another type; "wrong type" when a candidate of another type was left over; else "missed beside others" (the
+    text's other facts were found, this one not). A false positive is "nothing expected", "type not expected", or
+    "extra of an expected type" (a second memory, or tags that do not match)."""
     causes: Counter[str] = Counter()
     for case in cases:
         predicted = list(extract_fn(case.text, case.source))
@@ -238,8 +239,10 @@ def miss_causes(cases: Iterable[Case], extract_fn: Callable[[str, MemorySource],
                 causes["fn taken"] += 1
             elif exp.type is MemoryType.CONTEXT and exp.tags and any(set(exp.tags) <= set(p.tags) for p in predicted):
                 causes["fn folded"] += 1
-            else:
+            elif free:
                 causes["fn wrong type"] += 1
+            else:
+                causes["fn missed beside others"] += 1
         expected_types = {e.type for e in case.expect}
         for p in free:
             if not case.expect:
