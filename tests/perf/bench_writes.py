@@ -40,12 +40,12 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
-from sqlalchemy import Engine, event, select, text
+from sqlalchemy import Engine, event, func, select, text
 
 from domain import memories, proposals
 from domain.audit import Checkpoint, verify_chain
 from domain.enums import MemoryType, ProposalStatus
-from domain.models import AuditHead, Proposal, User
+from domain.models import AuditEvent, AuditHead, Proposal, User
 from domain.schemas import MemoryCreate, MemoryEdit
 from persistence.audit_seal import seal_engine
 from persistence.settings import Settings
@@ -346,6 +346,14 @@ def _head(engine: Engine) -> Checkpoint:
     return Checkpoint(seq, hash_)
 
 
+def _waited(engine: Engine) -> tuple[int, int]:
+    """Events in the chain, and of them those that waited in audit_pending (PostgreSQL: the writer found
+    the head held by another transaction and left its event for the next holder to chain)."""
+    with unit_of_work(engine, read_only=True) as session:
+        events, waited = session.execute(select(func.count(), func.count(AuditEvent.pending_id))).one()
+    return events, waited
+
+
 def _check_chain(engine: Engine, start: Checkpoint) -> None:
     """The chain verifies from the data set's last event (checked again) over every event the bench wrote."""
     with unit_of_work(engine, read_only=True) as session:
@@ -393,12 +401,21 @@ def run(quick: bool = False) -> None:
                     setup.outcomes = Counter()
                     processes = WriterProcesses(setup)
                     first = rounds if in_threads else 0
+                    before = _waited(engine)
                     try:
                         result = measure(setup, raw, rounds, per_writer, processes=processes, first_round=first)
                     finally:
                         processes.close()
+                    events, waited = (after - earlier for after, earlier in zip(_waited(engine), before, strict=True))
                     rows.append((f"{store}, {writers} processes", stored, result, setup.outcomes))
-                    print(f"  measured {store}, {writers} processes at {stored:,} memories", flush=True)
+                    print(
+                        f"  measured {store}, {writers} processes at {stored:,} memories "
+                        f"({waited:,} of {events:,} events waited in audit_pending: the head was held)",
+                        flush=True,
+                    )
+                    record(
+                        f"writes_waited_pct_{store.lower()}_{writers}_processes", round(100 * waited / max(events, 1))
+                    )
                 _check_chain(engine, loaded_head)
         with database(store) as engine:
             if engine is not None:
