@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import pytest
 from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 
 from tests.e2e.conftest import Server, connected, log_in
@@ -87,11 +86,6 @@ def test_a_login_pressed_before_the_typing_arrives_still_logs_in(browser: Browse
         context.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="app race, fix proposed to the lead: ui/pages/account.py PasswordSection: the click reads the "
-    "server's copy of the three fields, still empty when it arrives before the typing",
-)
 def test_a_password_change_pressed_before_the_typing_arrives_changes_it(browser: Browser, server: Server) -> None:
     context = browser.new_context()
     try:
@@ -112,11 +106,6 @@ def test_a_password_change_pressed_before_the_typing_arrives_changes_it(browser:
         context.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="app race, fix proposed to the lead: ui/pages/home.py ContextPage.add opens a dialog per click, "
-    "so a double click opens two Add memory dialogs, one over the other",
-)
 def test_a_double_click_on_add_memory_opens_one_dialog(page: Page, server: Server) -> None:
     log_in(page, server, "alex", "demo-alex")
     expect(page.get_by_role("heading", name=CONTEXT_HEADING)).to_be_visible()

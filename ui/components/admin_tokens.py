@@ -16,6 +16,7 @@ from ui.components.admin_common import attempt_at, day_text, set_aria_label, whe
 from ui.components.dialogs import titled_dialog
 from ui.components.timeago import time_ago
 from ui.components.turns import building_turn
+from ui.components.typed_submit import on_submit
 from ui.session import attempt
 
 SCOPE_LABELS = {ApiScope.INGEST: "ingest (send notes in)", ApiScope.READ: "read (memories, context)"}
@@ -83,7 +84,8 @@ class TokensTab:
                 .props("dense")
                 .classes("w-72")
             )
-            self.create_button = ui.button("Create token", icon="add", on_click=self.create).mark("token-create")
+            self.create_button = ui.button("Create token", icon="add").mark("token-create")
+            on_submit([(self.create_button, "click")], (self.new_name,), self.create)
 
     async def create(self) -> None:
         name = self.new_name.value or ""

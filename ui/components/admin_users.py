@@ -17,6 +17,7 @@ from ui.components.dialogs import titled_dialog
 from ui.components.fragment import Fragment
 from ui.components.timeago import time_ago
 from ui.components.turns import build_in_turns, building_turn
+from ui.components.typed_submit import on_submit
 from ui.session import attempt
 
 PAGE_SIZE = 20
@@ -130,7 +131,10 @@ class UsersTab:
             self.new_role = ui.select(ROLE_LABELS, value=Role.ATHLETE, label="Role").props("dense").classes("w-32")
             self.new_password = ui.input("Initial password", password=True, password_toggle_button=True)
             self.new_password.props("dense autocomplete=new-password")
-            self.create_button = ui.button("Create user", icon="add", on_click=self.create).mark("user-create")
+            self.create_button = ui.button("Create user", icon="add").mark("user-create")
+            on_submit(
+                [(self.create_button, "click")], (self.new_username, self.new_name, self.new_password), self.create
+            )
 
     async def create(self) -> None:
         username, password = self.new_username.value or "", self.new_password.value or ""

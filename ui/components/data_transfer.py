@@ -18,9 +18,11 @@ from domain.imports import ImportPlan, import_file, plan_import
 from domain.models import User
 from domain.users import athlete_choices, get_user
 from ui.components.admin_common import clear_error, show_error_at
-from ui.components.dialogs import titled_dialog
+from ui.components.dialogs import one_at_a_time, titled_dialog
 from ui.components.plain_button import PlainButton
 from ui.session import in_thread, write
+
+DOWNLOAD_DIALOG = "download-dialog"
 
 FORMATS = {"m13": "M13 YAML (memories.yaml)", "pam": "Portable AI Memory 1.0 (JSON)"}
 TOO_BIG = f"The file is larger than {MAX_IMPORT_BYTES // 1024 // 1024} MB; an import takes at most that."
@@ -52,8 +54,9 @@ def transfer_buttons(on_imported: Reload) -> None:
     ).mark("import-memory")
 
 
+@one_at_a_time(DOWNLOAD_DIALOG)
 def open_download_dialog() -> None:
-    with titled_dialog("Download my memory", marker="download-dialog") as dialog:
+    with titled_dialog("Download my memory", marker=DOWNLOAD_DIALOG) as dialog:
         ui.label(
             "Everything you confirmed, with the memories you hid from your coach (marked as hidden) "
             "and the ones that were replaced. Deleted memories are not included."

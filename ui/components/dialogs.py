@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import wraps
+from typing import ParamSpec, TypeVar
 
-from nicegui import ui
+from nicegui import ElementFilter, ui
+
+Params = ParamSpec("Params")
+Result = TypeVar("Result")
 
 
 @contextmanager
@@ -25,3 +30,21 @@ def titled_dialog(title: str, *, marker: str, wide: bool = False) -> Iterator[ui
     # Deleted once the browser has hidden it, never inside the handler that closed it (which may go on).
     dialog.on("hide", dialog.delete)
     dialog.open()
+
+
+def one_at_a_time(marker: str) -> Callable[[Callable[Params, Result]], Callable[Params, Result | None]]:
+    """A function that opens the dialog `marker` does nothing while that dialog is open in this browser.
+
+    A double click sends two clicks before the first one's dialog covers the button: the second
+    would open a copy under the first, left behind when the first is closed."""
+
+    def guard(open_dialog: Callable[Params, Result]) -> Callable[Params, Result | None]:
+        @wraps(open_dialog)
+        def guarded(*args: Params.args, **kwargs: Params.kwargs) -> Result | None:
+            if any(dialog.value for dialog in ElementFilter(kind=ui.dialog, marker=marker)):
+                return None
+            return open_dialog(*args, **kwargs)
+
+        return guarded
+
+    return guard

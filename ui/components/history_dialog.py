@@ -12,12 +12,14 @@ from domain import memories, replaced
 from domain.errors import DomainError, NotFound
 from domain.memory_writes import CONTENT_FIELDS
 from domain.models import AuditEvent, Memory
-from ui.components.dialogs import titled_dialog
+from ui.components.dialogs import one_at_a_time, titled_dialog
 from ui.components.diff import field_changes, word_diff
 from ui.components.labels import athlete_action_label
 from ui.components.text import Inline, span
 from ui.components.timeago import time_ago
 from ui.session import read, write
+
+HISTORY_DIALOG = "history-dialog"
 
 RESTORED_FIELDS = tuple(name for name in CONTENT_FIELDS if name != "confidence")
 """What 'Restore this version' brings back; a restored memory is confirmed by its athlete (domain.confidence)."""
@@ -33,6 +35,7 @@ def _current(memory: Memory) -> tuple[Any, ...]:
     return (memory.content, memory.type.value, tuple(memory.tags))
 
 
+@one_at_a_time(HISTORY_DIALOG)
 def open_history_dialog(memory_id: int, on_restored: Callable[[], Awaitable[None]]) -> None:
     try:
         memory, events, older = read(
@@ -63,7 +66,7 @@ def open_history_dialog(memory_id: int, on_restored: Callable[[], Awaitable[None
         dialog.close()
         await on_restored()
 
-    with titled_dialog("History", marker="history-dialog", wide=True) as dialog:
+    with titled_dialog("History", marker=HISTORY_DIALOG, wide=True) as dialog:
         ui.label(memory.content).classes("mr-memory-text font-medium")
         with ui.column().classes("w-full gap-2"):
             for event in reversed(events):

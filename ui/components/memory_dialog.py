@@ -12,11 +12,14 @@ from domain.errors import DomainError, EditConflict, InvalidInput, NotFound
 from domain.models import Memory
 from domain.schemas import MemoryCreate, MemoryEdit
 from ui.components.busy import busy
-from ui.components.dialogs import titled_dialog
+from ui.components.dialogs import one_at_a_time, titled_dialog
 from ui.components.labels import TYPE_SINGULAR
 from ui.components.memory_form import MemoryForm
 from ui.components.words import tags_words
 from ui.session import in_thread, write
+
+ADD_DIALOG = "add-dialog"
+EDIT_DIALOG = "edit-dialog"
 
 Saved = Callable[[], Awaitable[None]]
 
@@ -28,6 +31,7 @@ class _ExpectedVersion:
     version: int
 
 
+@one_at_a_time(ADD_DIALOG)
 def open_add_dialog(on_saved: Saved) -> None:
     """Add a memory; the type and tags are suggested from the text as it is typed (MemoryForm)."""
 
@@ -46,11 +50,12 @@ def open_add_dialog(on_saved: Saved) -> None:
         ui.notify("Memory added.", type="positive")
         await on_saved()
 
-    with titled_dialog("Add memory", marker="add-dialog") as dialog:
+    with titled_dialog("Add memory", marker=ADD_DIALOG) as dialog:
         form = MemoryForm(suggest=True)  # Enter in Tags makes a chip; Save is the next stop for Tab
         _buttons(dialog, save)
 
 
+@one_at_a_time(EDIT_DIALOG)
 def open_edit_dialog(memory: Memory, on_saved: Saved) -> None:
     expected = _ExpectedVersion(memory.version)
 
@@ -101,7 +106,7 @@ def open_edit_dialog(memory: Memory, on_saved: Saved) -> None:
         conflict.set_visibility(True)
         await on_saved()
 
-    with titled_dialog("Edit memory", marker="edit-dialog") as dialog:
+    with titled_dialog("Edit memory", marker=EDIT_DIALOG) as dialog:
         conflict = ui.column().classes("mr-conflict w-full gap-1").props('role="alert"').mark("edit-conflict")
         conflict.set_visibility(False)
         form = MemoryForm(memory.content, memory.type, memory.tags)

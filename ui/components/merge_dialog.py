@@ -12,15 +12,18 @@ from domain.content import MAX_CONTENT
 from domain.errors import DomainError, EditConflict, InvalidInput, NotFound
 from domain.models import Memory
 from ui.components.busy import busy
-from ui.components.dialogs import titled_dialog
+from ui.components.dialogs import one_at_a_time, titled_dialog
 from ui.components.labels import TYPE_SINGULAR
 from ui.components.text import clip
 from ui.session import write
+
+MERGE_DIALOG = "merge-dialog"
 
 Merged = Callable[[], Awaitable[None]]
 CHANGED_MEANWHILE = "One of these memories changed meanwhile (another tab or device); nothing was merged."
 
 
+@one_at_a_time(MERGE_DIALOG)
 def open_merge_dialog(first: Memory, second: Memory, on_merged: Merged) -> None:
     """Merge `first` and `second`; `on_merged` runs after a merge, or once either turned out changed."""
     pair = {first.id: first, second.id: second}
@@ -61,7 +64,7 @@ def open_merge_dialog(first: Memory, second: Memory, on_merged: Merged) -> None:
         ui.notify(f"Merged into '{clip(merged.content)}'", type="positive")
         await on_merged()
 
-    with titled_dialog("Merge two memories", marker="merge-dialog", wide=True) as dialog:
+    with titled_dialog("Merge two memories", marker=MERGE_DIALOG, wide=True) as dialog:
         ui.label("Keep one of them with the wording you choose; the other is archived and stays in its History.")
         choice = (
             ui.radio(

@@ -15,12 +15,14 @@ from domain.errors import DomainError, InvalidInput
 from domain.proposals import PendingItem
 from domain.schemas import ProposalEdit
 from ui.components.busy import busy
-from ui.components.dialogs import titled_dialog
+from ui.components.dialogs import one_at_a_time, titled_dialog
 from ui.components.live import Debounced
 from ui.components.memory_form import MemoryForm
 from ui.components.proposal_card import outcome_line
 from ui.components.text import clip
 from ui.session import DatabaseTrouble, in_thread, write
+
+PROPOSAL_DIALOG = "proposal-dialog"
 
 
 def _only_changes(item: PendingItem, edits: ProposalEdit) -> ProposalEdit:
@@ -43,6 +45,7 @@ class _KeepBoth:
         return self.box is not None and bool(self.box.value)
 
 
+@one_at_a_time(PROPOSAL_DIALOG)
 def open_proposal_dialog(
     item: PendingItem,
     on_done: Callable[[], Awaitable[None]],
@@ -102,7 +105,7 @@ def open_proposal_dialog(
         dialog.close()
         await on_done()
 
-    with titled_dialog("Edit proposal", marker="proposal-dialog") as dialog:
+    with titled_dialog("Edit proposal", marker=PROPOSAL_DIALOG) as dialog:
         form = MemoryForm(proposal.content, proposal.type, proposal.tags)
         # Updated as the athlete types (debounced, off the event loop); read out politely.
         outcome = ui.column().classes("w-full").props('role="status" aria-live="polite"').mark("dialog-outcome")

@@ -26,6 +26,7 @@ from ui.components.labels import TYPE_LABELS
 from ui.components.text import clip
 from ui.components.timeago import time_ago
 from ui.components.turns import PAGE_RESPONSE_TIMEOUT_S, building_turn
+from ui.components.typed_submit import on_submit
 from ui.pages.guard import page_user_with
 from ui.session import attempt, in_thread, write
 from ui.window import in_desktop_window
@@ -109,7 +110,9 @@ class PasswordSection:
                 self.new = _password_input("New password", "password-new", "new-password")
                 self.repeat = _password_input("New password again", "password-repeat", "new-password")
                 self.save = ui.button("Change password", color="brand").mark("password-save")
-                self.save.on_click(lambda: busy(self.save, self.change))
+                on_submit(
+                    [(self.save, "click")], (self.current, self.new, self.repeat), lambda: busy(self.save, self.change)
+                )
 
     async def change(self) -> None:
         clear_error(self.current, self.new, self.repeat)

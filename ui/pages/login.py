@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import Request
 from fastapi.responses import RedirectResponse
-from nicegui import app, context, events, ui
+from nicegui import app, context, ui
 
 from domain.errors import AuthenticationFailed, DomainError
 from domain.login import check_credentials, record_failed_login, record_login
 from domain.models import User
 from ui.auth import COMPLETE_LOGIN_PATH, begin_login, client_address, complete_login, home_path, login_throttle
 from ui.components.frame import APP_NAME
+from ui.components.typed_submit import on_submit
 from ui.session import as_visitor, logged_in_user
 
 
@@ -24,9 +23,8 @@ async def login_page() -> None:
         return
     ui.page_title(f"Log in · {APP_NAME}")
 
-    async def try_login(event: events.GenericEventArguments) -> None:
+    async def try_login() -> None:
         error.set_text("")
-        _take_typed_values(event.args, username, password)
         name, secret = username.value or "", password.value or ""
         if not name.strip() or not secret:
             error.set_text("Enter your username and password.")
@@ -69,39 +67,13 @@ async def login_page() -> None:
             )
             error = ui.label("").classes("text-negative").props('role=alert aria-live="assertive"').mark("login-error")
             button = ui.button("Log in").classes("w-full")
-            send_typed_values = _typed_values_handler(username, password)
-            for element, event_name in ((username, "keydown.enter"), (password, "keydown.enter"), (button, "click")):
-                element.on(event_name, try_login, js_handler=send_typed_values)
+            triggers = [(username, "keydown.enter"), (password, "keydown.enter"), (button, "click")]
+            on_submit(triggers, (username, password), try_login)
 
 
 @app.get(COMPLETE_LOGIN_PATH, include_in_schema=False)
 async def finish_login(request: Request, ticket: str = "") -> RedirectResponse:
     return RedirectResponse(await complete_login(request, ticket), status_code=303)
-
-
-def _typed_values_handler(username: ui.input, password: ui.input) -> str:
-    """The attempt carries what the fields show in the browser.
-
-    Before the page's socket has finished its handshake, NiceGUI holds each event on its own 10 ms
-    retry timer, so a click can reach the server before the typing that preceded it (browser
-    autofill, a fast tester): the server's copy of the fields would still be empty.
-    """
-
-    def field(element: ui.input) -> str:
-        # Quasar gives the element's DOM id to the native input itself (its `for`).
-        return f"document.querySelector('input#c{element.id}, #c{element.id} input')?.value ?? null"
-
-    return f"() => emit({{username: {field(username)}, password: {field(password)}}})"
-
-
-def _take_typed_values(args: Any, username: ui.input, password: ui.input) -> None:
-    """Use the browser's values when the event brought them (the User test fixture sends none)."""
-    if not isinstance(args, dict):
-        return
-    for element, key in ((username, "username"), (password, "password")):
-        typed = args.get(key)
-        if isinstance(typed, str):
-            element.value = typed
 
 
 async def _log_in(name: str, secret: str) -> User:
