@@ -121,10 +121,11 @@ async def test_a_confirm_from_the_edit_dialog_and_a_selection_can_be_undone(user
             user.find(marker="dialog-confirm").click()
         await user.should_see("Confirmed: 'Swims on Fridays to recover'")
         user.find(marker="undo").click()
-        await user.should_see(marker=f"proposal-{new}")
         # the confirmed card may still be on screen while the undo is saved: wait for the saved state
         await eventually(lambda: proposal(engine, new).status == ProposalStatus.PENDING)
         for proposal_id in (new, seen):
+            # the list may still be reloading after the confirm and the undo: each card comes back
+            await user.should_see(marker=f"proposal-{proposal_id}")
             with user.scope(marker=f"proposal-{proposal_id}"):
                 user.find(marker="proposal-select").click()
         user.find(marker="confirm-selected").click()
