@@ -61,7 +61,10 @@ def _rule_tags(rule: Rule, evidence: str) -> list[str]:
         tags += BODY.tags(evidence) + INTENSITY.tags(evidence)
         tags += [t for t in CONTEXT_TOPIC.tags(evidence) if t in RESPONSE_CONTEXT_TAGS]
     elif rule.type is CONTEXT:
-        tags += [t for t in CONTEXT_TOPIC.tags(evidence) if t != "context:family" or rule.name in _FAMILY_RULES]
+        topics = CONTEXT_TOPIC.tags(evidence)
+        if "context:study" in topics and "context:work" not in topics:  # "I'm a student": study, not a job
+            tags = [t for t in tags if t != "context:work"]
+        tags += [t for t in topics if t != "context:family" or rule.name in _FAMILY_RULES]
         if "context:kids" in tags and "context:family" not in tags:
             tags.append("context:family")
         tags += _context_times(evidence)

@@ -157,3 +157,9 @@ def test_make_eval_names_each_miss_by_its_cause() -> None:
     )
     causes = miss_causes(cases, extract_memories)
     assert causes == {"fn nothing found": 1, "fn wrong type": 1, "fp type not expected": 1, "fp nothing expected": 1}
+
+
+def test_a_student_is_filed_under_study_not_work() -> None:
+    found = _found("I'm a student, exams all of May.")
+    assert found == [(MemoryType.CONTEXT, ("context:study",))], found
+    assert _has("I'm a PhD student and work part time in a bar", MemoryType.CONTEXT, "context:work")
