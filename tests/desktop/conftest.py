@@ -35,8 +35,22 @@ def display() -> Iterator[str]:
     manager = subprocess.Popen(
         ["openbox"], env={**os.environ, "DISPLAY": name}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
-    time.sleep(1)  # openbox takes the screen before the first window maps
+    _wait_for_window_manager(name)  # openbox takes the screen before the first window maps
     yield name
     for process in (manager, xvfb):
         process.terminate()
         process.wait(timeout=10)
+
+
+def _wait_for_window_manager(display: str, timeout: float = 60) -> None:
+    """Until openbox has taken the screen (wmctrl -m names it): a window mapped before that has no
+    window manager, and closing it "as a person does" (wmctrl -c) would not reach the app."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = subprocess.run(
+            ["wmctrl", "-m"], env={**os.environ, "DISPLAY": display}, capture_output=True, text=True, check=False
+        )
+        if found.returncode == 0 and "openbox" in found.stdout.lower():
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"openbox did not take display {display} within {timeout:.0f} s")

@@ -61,9 +61,9 @@ def test_window_change_close_and_second_start(display: str, tmp_path: Path) -> N
         # Another program on this computer gets nothing: no page, no second use of the token.
         assert _status(f"http://127.0.0.1:{port}/") == 403
         assert _status(f"http://127.0.0.1:{port}/login/desktop?token=guess") == 403
-        _wait(lambda: _memories(data) == [("preference", "Prefers trail runs on Sundays")])
+        _wait(lambda: _memories(data) == [("preference", "Prefers trail runs on Sundays")], first)
         first.resize(1000, 700)
-        _wait(lambda: json.loads((data / "desktop.json").read_text()).get("width") == 1000)
+        _wait(lambda: json.loads((data / "desktop.json").read_text()).get("width") == 1000, first)
         assert first.close() == 0
     finally:
         stop(first)
@@ -96,9 +96,9 @@ def test_window_change_close_and_second_start(display: str, tmp_path: Path) -> N
         assert db.execute("SELECT count(*) FROM audit_checkpoints WHERE ok").fetchone()[0] >= 1
 
 
-def _wait(condition: object, timeout: float = 30) -> None:
-    import time
-
+def _wait(condition: object, desktop: Desktop, timeout: float = 90) -> None:
+    """Until `condition()` holds; else fail with the app's output (the test's files are gone by the time
+    anyone reads a CI log)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
@@ -107,7 +107,7 @@ def _wait(condition: object, timeout: float = 30) -> None:
         except (OSError, sqlite3.Error, ValueError):
             pass
         time.sleep(0.3)
-    raise AssertionError("the window's change did not arrive in time")
+    raise AssertionError(f"the window's change did not arrive in time; the app said:\n{desktop.output()[-3000:]}")
 
 
 def _build_dirs(tmp_path: Path) -> list[str]:

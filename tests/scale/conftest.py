@@ -7,10 +7,10 @@ from collections.abc import Callable, Iterator
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, connected
 from tests.scale.cluster import Cluster, cluster, require_cluster
 
-expect.set_options(timeout=15_000)
+expect.set_options(timeout=20_000)  # as tests/e2e: two workers on 2 cores at load 8-12
 
 NewPage = Callable[[], Page]
 
@@ -47,6 +47,7 @@ def new_page(browser: Browser) -> Iterator[NewPage]:
 
 def log_in(page: Page, base_url: str, username: str = "alex", password: str = "demo-alex") -> None:
     page.goto(f"{base_url}/login")
+    connected(page)  # typing and the click reach the server in order (tests/e2e/conftest.py connected)
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Log in").click()
