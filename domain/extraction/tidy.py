@@ -157,6 +157,15 @@ _SUBJECT_REPLACEMENTS = {
 _CONTROL_RE = re.compile(r"\s+")
 
 
+# Verbs that end in -ly; any other word of five letters or more ending so, before another word, is an
+# adverb ("I finally got", "I genuinely enjoy"), not the verb to put in the third person.
+_LY_VERBS = words("apply reply rely supply comply imply multiply rally tally bully sully fly ally")
+
+
+def _is_adverb(lower: str) -> bool:
+    return lower in _ADVERBS or (len(lower) >= 5 and lower.endswith("ly") and lower not in _LY_VERBS)
+
+
 def _third_person_verb(word: str) -> str:
     lower = word.lower()
     if lower in _IRREGULAR:
@@ -185,7 +194,7 @@ def _third_person(content: str) -> str:
             else:
                 parts = rest.split(" ")
                 i = 0
-                while i < len(parts) - 1 and parts[i].lower() in _ADVERBS:
+                while i < len(parts) - 1 and _is_adverb(parts[i].lower()):
                     i += 1
                 if parts[i]:
                     parts[i] = _third_person_verb(parts[i])

@@ -68,3 +68,18 @@ def test_the_dialect_family_context_reads_well() -> None:
 def test_a_third_person_note_has_no_they_in_its_statements() -> None:
     said = contents("They've had two stress fractures in the left foot. Their job's on a building site.")
     assert said and not any(w in s.lower().split() for s in said for w in ("they", "they've", "their"))
+
+
+@pytest.mark.parametrize(
+    ("said", "statement"),
+    [
+        ("I finally got a power meter", "finally got a power meter"),
+        ("I genuinely enjoy hill repeats", "genuinely enjoys hill repeats"),
+        ("I mostly ride indoors in winter", "mostly rides indoors in winter"),
+        ("I rely on gels after two hours", "relies on gels after two hours"),
+        ("I apply sunscreen before long rides", "applies sunscreen before long rides"),
+        ("I fly to races twice a year", "flies to races twice a year"),
+    ],
+)
+def test_an_adverb_before_the_verb_stays_and_the_verb_takes_the_third_person(said: str, statement: str) -> None:
+    assert tidy._third_person(said) == statement
