@@ -771,10 +771,38 @@ def _anchor_at_commit(session: Session) -> None:
         seal.advance(*committed)
 
 
+_TRANSACTION_KEYS = (_PENDING_KEY, _COMMITTED_KEY, _HEAD_KEY, _HOLDS_HEAD_KEY, _CHAINED_FOR_READING_KEY)
+_SAVEPOINTS_KEY = "memory_review_audit_savepoints"  # per open savepoint: the audit state at its start
+
+
+@orm_event.listens_for(Session, "after_transaction_create")
+def _mark_savepoint(session: Session, transaction: SessionTransaction) -> None:
+    """A savepoint rolled back undoes the rows written in it, events and the head's move included, and
+    (PostgreSQL) the head's lock if it took it there: what this transaction knows of its audit state
+    then goes back to what it was when the savepoint began (`_undo_savepoint`)."""
+    if transaction.nested:
+        state = {key: session.info[key] for key in _TRANSACTION_KEYS if key in session.info}
+        if _PENDING_KEY in state:
+            state[_PENDING_KEY] = list(state[_PENDING_KEY])  # queued events written in the savepoint come back
+        session.info.setdefault(_SAVEPOINTS_KEY, {})[transaction] = state
+
+
+@orm_event.listens_for(Session, "after_soft_rollback")
+def _undo_savepoint(session: Session, previous_transaction: SessionTransaction) -> None:
+    state = session.info.get(_SAVEPOINTS_KEY, {}).pop(previous_transaction, None)
+    if state is None:
+        return
+    for key in _TRANSACTION_KEYS:
+        if key in state:
+            session.info[key] = state[key]
+        else:
+            session.info.pop(key, None)
+
+
 @orm_event.listens_for(Session, "after_transaction_end")
 def _forget_pending(session: Session, transaction: SessionTransaction) -> None:
-    if transaction.parent is None:
-        for key in (_PENDING_KEY, _COMMITTED_KEY, _HEAD_KEY, _HOLDS_HEAD_KEY, _CHAINED_FOR_READING_KEY):
+    if transaction.parent is None:  # a savepoint's mark stays to here (its rollback is told after its end)
+        for key in (*_TRANSACTION_KEYS, _SAVEPOINTS_KEY):
             session.info.pop(key, None)
 
 
