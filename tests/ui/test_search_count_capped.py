@@ -60,13 +60,13 @@ async def test_a_search_with_over_a_thousand_matches_says_1000_plus(user: User) 
     await open_context(user)
     user.find(marker="search").type("knee")
     await user.should_see("All (1,000+)")
-    await user.should_see("Show more (20 of 1,000+)")
+    await user.should_see("Show more (20 of 1,000+ shown)")
     await user.should_see("Injury history")  # no count: the types were not counted one by one
     await user.should_not_see("Injury history (")
     assert len(listed(user)) == 20
     user.find(marker="more-memories").click()
     await eventually(lambda: len(listed(user)) == 60)
-    await user.should_see("Show more (60 of 1,000+)")
+    await user.should_see("Show more (60 of 1,000+ shown)")
     assert len(set(listed(user))) == 60  # each once, newest first as before
     show_type(user, "context")
     await user.should_see("Context (450)")  # the chosen type counted on its own

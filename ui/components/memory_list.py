@@ -32,11 +32,11 @@ from domain.models import Memory, User
 from ui.components.busy import busy
 from ui.components.filters import FilterBar, MemoryFilters
 from ui.components.focus import focus_selector
-from ui.components.labels import TYPE_LABELS, TYPE_ORDER, TYPE_SINGULAR
+from ui.components.labels import TYPE_ORDER, TYPE_SINGULAR
 from ui.components.memory_rows import MemoryActions, MemoryRows, Row, RowFacts, row_data
 from ui.components.merge_dialog import open_merge_dialog
 from ui.components.plain_button import PlainButton
-from ui.components.type_chips import ALL, TypeChips
+from ui.components.type_chips import TypeChips
 from ui.session import in_thread, tab_action
 
 PAGE_SIZE = 20
@@ -87,24 +87,6 @@ def _more(session: Session, user: User, query: MemoryQuery, after: MemoryCursor,
     return _rows(session, user, list_more(session, user, query=query, after=after, many=many))
 
 
-class ListChips(TypeChips):
-    """The type chips of the list as read: a search with more than COUNT_CAP matches in all types is
-    not counted per type (memory_lists.MemoryView.per_type), so "All" says "1,000+" and the types carry
-    no number, but for the chosen one, whose own matches were counted."""
-
-    def show_view(self, view: MemoryView, chosen: str | None) -> None:
-        self.show(view.counts, chosen)
-        if view.per_type:
-            return
-        for chip in self._props["chips"]:
-            if chip["value"] == ALL:
-                chip["label"] = f"All ({COUNT_CAP:,}+)"
-            else:
-                label = TYPE_LABELS[MemoryType(chip["value"])]
-                chip["label"] = f"{label} ({_count_text(view)})" if chip["pressed"] else label
-        self.update()
-
-
 def _count_text(view: MemoryView) -> str:
     return f"{COUNT_CAP:,}+" if view.capped else f"{view.total:,}"
 
@@ -136,7 +118,7 @@ class MemoryList:
         self._reloads = 0  # reloads started; only the newest one's answer is shown
         # Built once and updated in place: the chips, the tools, the rows, "Show more". The selection
         # bar and the empty list's message are built the first time they are needed.
-        self.chips = ListChips(self.bar.choose_type).mark("type-chips")
+        self.chips = TypeChips(self.bar.choose_type).mark("type-chips")
         self.show_counts()
         with ui.element("div").classes("mr-list-tools") as tools:
             bar.controls()
@@ -194,7 +176,11 @@ class MemoryList:
     # ---- type chips ----
 
     def show_counts(self) -> None:
-        self.chips.show_view(self.data.view, self.filters.types[0] if self.filters.types else None)
+        view, chosen = self.data.view, self.filters.types[0] if self.filters.types else None
+        if view.per_type:
+            self.chips.show(view.counts, chosen)
+        else:  # more than COUNT_CAP matches: not counted per type (memory_lists.MemoryView.per_type)
+            self.chips.show_uncounted(f"{COUNT_CAP:,}+", chosen, _count_text(view))
 
     # ---- selection ----
 
@@ -314,7 +300,7 @@ class MemoryList:
         if not view.capped:
             self.more.set_text(f"Show more ({view.total - shown} more)")
         elif shown <= COUNT_CAP:
-            self.more.set_text(f"Show more ({shown:,} of {COUNT_CAP:,}+)")
+            self.more.set_text(f"Show more ({shown:,} of {COUNT_CAP:,}+ shown)")
         else:
             self.more.set_text("Show more")
         self.more.set_visibility(more)

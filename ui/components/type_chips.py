@@ -25,9 +25,19 @@ class TypeChips(ui.element, component=ASSETS / "components" / "type_chips.js"):
         self.on("choose", self._chosen)
 
     def show(self, counts: Mapping[MemoryType, int], chosen: str | None) -> None:
-        chips: list[dict[str, Any]] = [{"value": ALL, "label": f"All ({sum(counts.values())})", "pressed": not chosen}]
+        chip_counts = {memory_type.value: f"{counts.get(memory_type, 0)}" for memory_type in TYPE_ORDER}
+        self._show(f"{sum(counts.values())}", chip_counts, chosen)
+
+    def show_uncounted(self, all_count: str, chosen: str | None, chosen_count: str) -> None:
+        """Types not counted one by one (a search with very many matches): "All" and the chosen type
+        say what was counted, e.g. "1,000+"; the other types carry no number."""
+        self._show(all_count, {chosen: chosen_count} if chosen else {}, chosen)
+
+    def _show(self, all_count: str, counts: Mapping[str, str], chosen: str | None) -> None:
+        chips: list[dict[str, Any]] = [{"value": ALL, "label": f"All ({all_count})", "pressed": not chosen}]
         for memory_type in TYPE_ORDER:
-            label = f"{TYPE_LABELS[memory_type]} ({counts.get(memory_type, 0)})"
+            count = counts.get(memory_type.value)
+            label = TYPE_LABELS[memory_type] if count is None else f"{TYPE_LABELS[memory_type]} ({count})"
             chips.append({"value": memory_type.value, "label": label, "pressed": chosen == memory_type.value})
         self._pressed = {chip["value"]: chip["pressed"] for chip in chips}
         self._props["chips"] = tuple(chips)
