@@ -173,8 +173,12 @@ def log_in(page: Page, server: Server, username: str, password: str) -> None:
 
 def axe_violations(page: Page, impacts: tuple[str, ...] = ("serious", "critical")) -> list[dict[str, object]]:
     """Run axe-core (from the npm registry, injected into the page); return serious+ violations."""
-    # Quasar's loading bar (shown while a request is under way) has no name: wait it out.
-    page.wait_for_function("() => !document.querySelector('.q-loading-bar[role=progressbar]')")
+    # Quasar's loading bar (shown while a request is under way) has no name: wait it out. So is an element
+    # on its way in or out (a closing options list is a listbox losing its options): axe reads a settled page.
+    page.wait_for_function(
+        '() => !document.querySelector(\'.q-loading-bar[role=progressbar], [class*="-leave-active"],'
+        ' [class*="-enter-active"]\')'
+    )
     page.add_script_tag(path=str(AXE))
     result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
     return [
