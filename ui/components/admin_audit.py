@@ -10,7 +10,7 @@ from nicegui import background_tasks, ui
 
 from domain.audit_checkpoints import StoredCheck, last_check, record
 from domain.audit_export import export_csv
-from domain.audit_log import AuditFilter, AuditPage, AuditRow, audit_event, audit_page, chain_status
+from domain.audit_log import AuditFilter, AuditPage, AuditRow, FieldChange, audit_event, audit_page, chain_status
 from domain.audit_refused import RefusedEvents, refused_events
 from domain.enums import AuditAction
 from domain.errors import DomainError
@@ -24,11 +24,13 @@ from ui.components.admin_words import (
     refs_words,
     summary_words,
 )
-from ui.components.dialogs import titled_dialog
+from ui.components.dialogs import one_at_a_time, titled_dialog
 from ui.components.labels import summary_text
 from ui.components.timeago import time_ago
 from ui.components.turns import building_turn
 from ui.session import attempt, in_thread, write
+
+EVENT_DIALOG = "event-dialog"
 
 PAGE_SIZE = 25
 ALL, SYSTEM = 0, -1
@@ -202,8 +204,11 @@ class AuditTab:
         found = await attempt(lambda s, u: audit_event(s, u, seq=seq))
         if found.value is None:
             return
-        row, changes = found.value
-        with titled_dialog(f"Event #{row.seq}: {ACTION_WORDS.get(row.action, row.action)}", marker="event-dialog"):
+        self._show_event(*found.value)
+
+    @one_at_a_time(EVENT_DIALOG)  # a double click loads the event twice; the second finds it open
+    def _show_event(self, row: AuditRow, changes: list[FieldChange]) -> None:
+        with titled_dialog(f"Event #{row.seq}: {ACTION_WORDS.get(row.action, row.action)}", marker=EVENT_DIALOG):
             ui.label(f"{summary_words(row)}").classes("font-medium")
             facts = [when(row.at), f"by {row.actor}", record_words(row.target)]
             if row.athlete:

@@ -22,13 +22,16 @@ from domain.admin_deleted import (
 from domain.memories import restore_memory
 from domain.models import User
 from ui.components.admin_common import DayInput, Latest, Pager, attempt_at, day_text, live_text, set_aria_label, when
-from ui.components.dialogs import titled_dialog
+from ui.components.dialogs import one_at_a_time, titled_dialog
 from ui.components.fragment import Fragment
 from ui.components.labels import TYPE_SINGULAR
 from ui.components.text import clip
 from ui.components.timeago import time_ago
 from ui.components.turns import build_in_turns, building_turn
 from ui.session import attempt
+
+RESTORE_DIALOG = "restore-dialog"
+DELETE_DIALOG = "delete-dialog"
 
 PAGE_SIZE = 20
 ALL = 0
@@ -145,6 +148,7 @@ class DeletedTab:
         self.selection_note.set_text(f"{count} selected" if count else "")
 
     # Restore, one or several, with an optional reason.
+    @one_at_a_time(RESTORE_DIALOG)
     def ask_restore(self, memory_ids: list[int]) -> None:
         if not memory_ids:
             return
@@ -169,7 +173,7 @@ class DeletedTab:
             await self.load()
 
         title = "Restore this memory?" if count == 1 else f"Restore {count} memories?"
-        with titled_dialog(title, marker="restore-dialog") as dialog:
+        with titled_dialog(title, marker=RESTORE_DIALOG) as dialog:
             ui.label("The memory goes back to the athlete's page. The restore is audited.").classes("mr-muted")
             reason_input = ui.input("Reason (optional)").props("dense autofocus maxlength=500").classes("w-full")
             reason_input.on("keydown.enter", restore)
@@ -178,6 +182,7 @@ class DeletedTab:
                 ui.button("Restore", on_click=restore).mark("restore-confirm")
 
     # Delete permanently: the admin types the athlete's username to confirm.
+    @one_at_a_time(DELETE_DIALOG)
     def ask_delete(self, memory_id: int, username: str, content: str) -> None:
         async def delete() -> None:
             typed, reason = typed_input.value or "", reason_input.value
@@ -193,7 +198,7 @@ class DeletedTab:
             ui.notify("Memory deleted permanently.", type="positive")
             await self.load()
 
-        with titled_dialog("Delete permanently?", marker="delete-dialog") as dialog:
+        with titled_dialog("Delete permanently?", marker=DELETE_DIALOG) as dialog:
             ui.label(content).classes("mr-memory-text")
             ui.label(
                 "This cannot be undone: the memory is removed and its content redacted from the audit log. "

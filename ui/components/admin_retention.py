@@ -11,10 +11,12 @@ from persistence.settings import retention_periods
 from ui import runtime
 from ui.components.admin_common import day_text, when
 from ui.components.admin_words import CLEAN_UP
-from ui.components.dialogs import titled_dialog
+from ui.components.dialogs import one_at_a_time, titled_dialog
 from ui.components.text import clip
 from ui.components.turns import building_turn
 from ui.session import attempt
+
+PURGE_DIALOG = "purge-dialog"
 
 SHOWN = 20
 
@@ -60,8 +62,9 @@ class RetentionTab:
             run_button.set_enabled(not plan.is_empty)
             run_button.mark("cleanup-run")
 
+    @one_at_a_time(PURGE_DIALOG)
     def ask_to_run(self) -> None:
-        with titled_dialog(f"{CLEAN_UP}?", marker="purge-dialog") as dialog:
+        with titled_dialog(f"{CLEAN_UP}?", marker=PURGE_DIALOG) as dialog:
             ui.label("It removes exactly what is listed, for good.").classes("mr-muted")
             with ui.row().classes("justify-end w-full gap-2"):
                 ui.button("Cancel", color="meta", on_click=dialog.close).props("flat")

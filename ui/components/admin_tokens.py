@@ -13,11 +13,13 @@ from domain.api_tokens import create_token, list_tokens, revoke_token
 from domain.enums import ApiScope
 from domain.models import ApiToken
 from ui.components.admin_common import attempt_at, day_text, set_aria_label, when
-from ui.components.dialogs import titled_dialog
+from ui.components.dialogs import one_at_a_time, titled_dialog
 from ui.components.timeago import time_ago
 from ui.components.turns import building_turn
 from ui.components.typed_submit import on_submit
 from ui.session import attempt
+
+REVOKE_DIALOG = "revoke-dialog"
 
 SCOPE_LABELS = {ApiScope.INGEST: "ingest (send notes in)", ApiScope.READ: "read (memories, context)"}
 
@@ -154,8 +156,9 @@ class TokensTab:
                 revoke = ui.button("Revoke", color="danger", on_click=lambda r=row: self.ask_revoke(r)).props("flat")
                 set_aria_label(revoke, f"Revoke: {row.name}")
 
+    @one_at_a_time(REVOKE_DIALOG)
     def ask_revoke(self, row: TokenRow) -> None:
-        with titled_dialog(f"Revoke token '{row.name}'?", marker="revoke-dialog") as dialog:
+        with titled_dialog(f"Revoke token '{row.name}'?", marker=REVOKE_DIALOG) as dialog:
             ui.label("Calls with it fail from now on (401). This cannot be undone.").classes("mr-muted")
             with ui.row().classes("justify-end w-full gap-2"):
                 ui.button("Cancel", color="meta", on_click=dialog.close).props("flat")

@@ -13,12 +13,14 @@ from domain.enums import Role
 from domain.models import User
 from domain.users import UserPage, change_role, create_user, list_users, reset_password, set_disabled
 from ui.components.admin_common import Latest, Pager, attempt_at, day_text, live_text, set_aria_label, when
-from ui.components.dialogs import titled_dialog
+from ui.components.dialogs import one_at_a_time, titled_dialog
 from ui.components.fragment import Fragment
 from ui.components.timeago import time_ago
 from ui.components.turns import build_in_turns, building_turn
 from ui.components.typed_submit import on_submit
 from ui.session import attempt
+
+RESET_DIALOG = "reset-dialog"
 
 PAGE_SIZE = 20
 ROLE_LABELS = {Role.ATHLETE: "Athlete", Role.ADMIN: "Admin"}
@@ -158,6 +160,7 @@ class UsersTab:
         await self.load()
 
     # Reset a password (ends that user's sessions).
+    @one_at_a_time(RESET_DIALOG)
     def ask_reset(self, user_id: int, username: str) -> None:
         async def reset() -> None:
             password = new_password.value or ""
@@ -172,7 +175,7 @@ class UsersTab:
             ui.notify(f"Password of {username} reset; their sessions ended.", type="positive")
             await self.load()
 
-        with titled_dialog(f"Reset the password of {username}", marker="reset-dialog") as dialog:
+        with titled_dialog(f"Reset the password of {username}", marker=RESET_DIALOG) as dialog:
             ui.label("Their open sessions end; tell them the new password another way.").classes("mr-muted")
             new_password = ui.input("New password", password=True, password_toggle_button=True)
             new_password.props("dense autofocus autocomplete=new-password").classes("w-full")

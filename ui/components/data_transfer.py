@@ -22,6 +22,8 @@ from ui.components.dialogs import one_at_a_time, titled_dialog
 from ui.components.plain_button import PlainButton
 from ui.session import in_thread, write
 
+IMPORT_DIALOG = "import-dialog"
+
 DOWNLOAD_DIALOG = "download-dialog"
 
 FORMATS = {"m13": "M13 YAML (memories.yaml)", "pam": "Portable AI Memory 1.0 (JSON)"}
@@ -50,7 +52,7 @@ def transfer_buttons(on_imported: Reload) -> None:
         "download-memory"
     )
     PlainButton(
-        "Import", icon="upload_file", color="meta", props="flat", on_click=lambda: ImportDialog(None, on_imported)
+        "Import", icon="upload_file", color="meta", props="flat", on_click=lambda: open_import_dialog(None, on_imported)
     ).mark("import-memory")
 
 
@@ -88,6 +90,11 @@ def _athlete(session: Session, user: User, athlete_id: int | None) -> User:
     return athlete
 
 
+@one_at_a_time(IMPORT_DIALOG)
+def open_import_dialog(athlete_id: int | None, on_imported: Reload, athlete_label: str | None = None) -> None:
+    ImportDialog(athlete_id, on_imported, athlete_label)
+
+
 class ImportDialog:
     """Upload a file, see how many proposals it makes (or what is wrong), then import it."""
 
@@ -96,7 +103,7 @@ class ImportDialog:
         self.on_imported = on_imported
         self.file: tuple[str, bytes] | None = None
         title = "Import memories" + (f" for {athlete_label}" if athlete_label else "")
-        with titled_dialog(title, marker="import-dialog") as self.dialog:
+        with titled_dialog(title, marker=IMPORT_DIALOG) as self.dialog:
             ui.label(
                 "A file from this app (M13 YAML or Portable AI Memory JSON), or plain text with one memory per "
                 "line, like “[2026-03-01] - Prefers morning runs”. Each memory becomes a proposal to review; "
@@ -186,7 +193,7 @@ class AdminImportTab:
             return
         clear_error(self.athlete)
         label = str(self.athlete.options.get(athlete_id, "")) if isinstance(self.athlete.options, dict) else None
-        ImportDialog(athlete_id, self._done, athlete_label=label)
+        open_import_dialog(athlete_id, self._done, athlete_label=label)
 
     async def _done(self) -> None:
         return None
