@@ -146,7 +146,7 @@ CONTEXT_TOPICS: dict[str, str] = {
         r"football|soccer|rugby|hockey|netball|basketball|tennis(?!\s+elbows?\b)|squash|padel|five-a-side|5-a-side|handball"
         r"|volleyball|cricket|lacrosse|hurling|baseball|softball"
     ),
-    "golf": r"golf\w*(?<!golfer)(?<!golfers)(?!\s+elbows?\b)|handicap",
+    "golf": r"golf(?!ers?['’]?s?\s+elbows?\b)\w*(?!\s+elbows?\b)|handicap",  # "golfer's elbow": a condition
     "dance": r"danc(?:e|er|ers|es|ing)|ballet|ballroom|salsa",
     "martial arts": (
         r"martial\s+arts?|bjj|jiu[-\s]?jitsu|judo|karate|taekwondo|kickboxing|muay\s+thai|mma|krav\s+maga|sparring"

@@ -99,7 +99,7 @@ def sentences(text: str) -> list[tuple[Span, bool]]:
 # reads a clause from its start reads past them (issue 13, round 7: each rule listed its own fillers, or none).
 _FILLER_RE = Folded(
     r"(?:(?:so|and|but|also|plus|oh|btw|ok|okay|anyway|anyways|honestly|tbh|ngl|basically|actually|yeah"
-    r"|yes|haha|lol|um|erm|hmm)\b[\s,.!-]+)+(?=\w)"
+    r"|yes|haha|lol|um|erm|hmm|wait[\s,.!-]+no|no[\s,.!-]+wait|wait|sorry)\b[\s,.!-]+)+(?=\w)"
 )
 
 

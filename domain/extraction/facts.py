@@ -52,6 +52,9 @@ def _context_times(evidence: str) -> list[str]:
     return list(dict.fromkeys(TIME.tag(m) for m in found))
 
 
+_SAYS_WORK_RE = re.compile(r"\bwork\w*|\bpart[-\s]?time\b|\bjobs?\b", re.IGNORECASE)  # "a student working part time"
+
+
 def _rule_tags(rule: Rule, evidence: str) -> list[str]:
     tags = [*rule.tags, *(tag for part, tag in rule.kinds if part.search(evidence))]
     if rule.type is PREFERENCE:
@@ -62,8 +65,8 @@ def _rule_tags(rule: Rule, evidence: str) -> list[str]:
         tags += [t for t in CONTEXT_TOPIC.tags(evidence) if t in RESPONSE_CONTEXT_TAGS]
     elif rule.type is CONTEXT:
         topics = CONTEXT_TOPIC.tags(evidence)
-        if "context:study" in topics and "context:work" not in topics:  # "I'm a student": study, not a job
-            tags = [t for t in tags if t != "context:work"]
+        if "context:study" in topics and "context:work" not in topics and not _SAYS_WORK_RE.search(evidence):
+            tags = [t for t in tags if t != "context:work"]  # "I'm a student": study, not a job
         tags += [t for t in topics if t != "context:family" or rule.name in _FAMILY_RULES]
         if "context:kids" in tags and "context:family" not in tags:
             tags.append("context:family")

@@ -292,6 +292,35 @@ def _gone_after(low: str, clauses: Sequence[Span], i: int) -> bool:
     return _RECOVERED_LOW_RE.search(low, nxt.start, nxt.end) is not None and not body_mentions(low, nxt)
 
 
+# Care and return words say a part was hurt only when nothing says it is well: "Foot scan came back clear", "Got
+# my back looked at, the physio said it's fine", "Did the shoulder thing from yoga again, loved it" are no injury.
+_CARE_OR_RETURN_RE = re.compile(
+    r"injections?|cortisone|scans?|mri|x[-\s]?rays?|ultrasound|looked\s+at|again|still\s+there|back|thing"
+)
+_WELL_LOW_RE = re.compile(
+    r"\b(?:clear|fine|normal|all\s+good|nothing\s+(?:wrong|there|found|serious|showed|to\s+worry)|no\s+damage"
+    r"|loved|enjoyed|fun)\b"
+)
+_CARE_WORD_LOW_RE = re.compile(r"\b(?:injections?|cortisone|scans?|mri|x[-\s]?rays?|ultrasound|looked\s+at)\b")
+_THING_AS_ACTIVITY_LOW_RE = re.compile(r"\s(?:from|at|in|with)\s")
+
+
+def _not_said_well(low: str, symptoms: list[re.Match[str]], sentence: Span) -> list[re.Match[str]]:
+    """The symptoms but the care and return words that something later in the sentence says went well, before
+    any other word of care ("the MRI was on the right knee, the left one was the x-ray, which was clear": the
+    MRI stays), and "thing" naming an exercise ("the shoulder thing from yoga")."""
+    kept = []
+    for s in symptoms:
+        if _CARE_OR_RETURN_RE.fullmatch(s.group()):
+            if s.group() == "thing" and _THING_AS_ACTIVITY_LOW_RE.match(low, s.end()):
+                continue
+            well = _WELL_LOW_RE.search(low, s.end(), sentence.end)
+            if well is not None and _CARE_WORD_LOW_RE.search(low, s.end(), well.start()) is None:
+                continue
+        kept.append(s)
+    return kept
+
+
 def injuries(people: People, sentence: Span, clauses: Sequence[Span], carry: Carry | None) -> list[Injury]:
     """Injury facts of one sentence; `carry` is a clause of the sentence before naming a body part only."""
     text = people.text
@@ -303,6 +332,8 @@ def injuries(people: People, sentence: Span, clauses: Sequence[Span], carry: Car
         symptoms = _live_symptoms(text, people.lower, clause)
         if symptoms and _gone_after(people.lower, clauses, i) and not _CAUSE_RE.search(text, clause.start, clause.end):
             symptoms = []
+        if symptoms:
+            symptoms = _not_said_well(people.lower, symptoms, sentence)
         span = clause
         if header is not None and bodies and not symptoms:  # "Injuries: left achilles (2022), right knee"
             if not people.about_someone_else(sentence, clause, bodies[0].start()):

@@ -23,7 +23,7 @@ _MAX_GROWTH = 8  # neighbouring clauses a fragment may take in; bounds the work 
 
 _LEADING_FILLER_RE = re.compile(
     r"^(?:(?:and|but|so|also|then|plus|oh|ah|ugh|well|anyway|anyways|btw|fyi|ps|honestly|tbh|basically|actually"
-    r"|yeah|yes|ok|okay|hey|hi|just\s+so\s+you\s+know|just\s+a\s+quick\s+note|quick\s+note)\b[\s,:;!.-]*)+",
+    r"|yeah|yes|ok|okay|hey|hi|wait[\s,.!-]+no|no[\s,.!-]+wait|wait|sorry|just\s+so\s+you\s+know|just\s+a\s+quick\s+note|quick\s+note)\b[\s,:;!.-]*)+",
     re.IGNORECASE,
 )
 _TRAILING_PUNCTUATION = frozenset(",;:.!?-–—")

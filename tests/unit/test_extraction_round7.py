@@ -163,3 +163,52 @@ def test_a_student_is_filed_under_study_not_work() -> None:
     found = _found("I'm a student, exams all of May.")
     assert found == [(MemoryType.CONTEXT, ("context:study",))], found
     assert _has("I'm a PhD student and work part time in a bar", MemoryType.CONTEXT, "context:work")
+
+
+# The review of round 7: what its new words must not do.
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Got my back looked at and the physio said it's fine.",
+        "Foot scan came back clear.",
+        "Did the shoulder thing from yoga again, loved it.",
+        "Had an x-ray on my wrist, nothing wrong.",
+    ],
+)
+def test_care_or_a_return_that_went_well_is_no_injury(text: str) -> None:
+    assert not _has(text, MemoryType.INJURY_HISTORY, None), _found(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        ("Knee scan was clear but it still aches.", "Knee scan was clear but it still aches"),
+        (
+            "wait no the MRI was on the right knee, the left one was the x-ray last year which was clear",
+            "The MRI was on the right knee",
+        ),
+        ("Glute thing again.", "Glute thing again"),
+    ],
+)
+def test_care_stays_an_injury_unless_what_follows_it_went_well(text: str, content: str) -> None:
+    found = [
+        c.content for c in extract_memories(text, MemorySource.USER_MESSAGE) if c.type is MemoryType.INJURY_HISTORY
+    ]
+    assert found == [content]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "not_expected"),
+    [
+        ("I'm a keen golfer and play every Sunday.", "context:golf", None),
+        ("My golfer's elbow flares up when I do pull-ups.", "body:elbow", "context:golf"),
+        ("I'm a student working part time.", "context:work", None),
+        ("I'm a student.", "context:study", "context:work"),
+    ],
+)
+def test_golfers_and_working_students_keep_their_tags(text: str, expected: str, not_expected: str | None) -> None:
+    tags = {tag for _, found in _found(text) for tag in found}
+    assert expected in tags, _found(text)
+    assert not_expected is None or not_expected not in tags, _found(text)
