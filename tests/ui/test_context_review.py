@@ -194,6 +194,7 @@ async def test_bulk_confirm_and_reject_a_selection_then_the_kind_empty_state(use
         await user.should_see("Confirmed 2 proposals.")
         assert {proposal(engine, p).status for p in (seen, new)} == {ProposalStatus.CONFIRMED}
         assert proposal(engine, unsafe).status == ProposalStatus.PENDING
+        await user.should_not_see(marker=f"proposal-{seen}")  # the list is read again: its bar is built anew
         user.find(marker="select-all").click()
         user.find(marker="reject-selected").click()
         await user.should_see("All caught up: nothing is waiting for your review.")

@@ -224,3 +224,18 @@ async def test_a_confirmed_memory_says_so_and_reaches_what_it_replaced(user: Use
     with user.scope(marker="history-dialog"):
         await user.should_see("Replaced: Occasional knee soreness")
         await user.should_see("Replaced")  # the old memory's own history: its SUPERSEDE event
+
+
+async def test_a_double_click_on_confirm_confirms_once_and_warns_of_nothing(user: User, app_database: str) -> None:
+    with database(app_database) as engine:
+        (seen,) = add_proposals(engine, "alex", [SEEN_BEFORE])
+        count_before = memory_by_content(engine, "alex", "Prefers morning runs").occurrences
+        await open_review(user)
+        with user.scope(marker=f"proposal-{seen}"):
+            confirm = user.find(marker="proposal-confirm")
+            confirm.click()
+            confirm.click()  # the second click of a double click, sent before the card is gone
+        await user.should_see("Confirmed: ")
+        await user.should_not_see(marker=f"proposal-{seen}")
+        await user.should_not_see("This proposal was already confirmed.")
+        assert memory_by_content(engine, "alex", "Prefers morning runs").occurrences == count_before + 1

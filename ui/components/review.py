@@ -9,7 +9,8 @@ the last; the empty state when none is left).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable, Iterator
+from contextlib import contextmanager
 
 from nicegui import ui
 from sqlalchemy.orm import Session
@@ -61,6 +62,7 @@ class ReviewSection:
         )
         self.page = page
         self._reloads = 0
+        self._deciding: set[int] = set()  # proposals whose decision is on its way (a double click sends two)
 
     def _load(self, session: Session, user: User) -> PendingPage:
         return load_pending(session, user, self.limit)
@@ -175,20 +177,44 @@ class ReviewSection:
     async def confirm(self, item: PendingItem, keep_both: bool) -> None:
         on_conflict: proposals.OnConflict = "keep_both" if keep_both else "replace"
         after = self._neighbours(item.proposal.id)
-        outcome = await attempt(
-            lambda s, u: proposals.confirm(s, u, proposal_id=item.proposal.id, on_conflict=on_conflict)
-        )
         ids = [item.proposal.id]
-        await self._undoable(outcome.ok, f"Confirmed: '{clip(item.proposal.content)}'", lambda: self.undo_confirm(ids))
+        with self._first_decision(ids) as first:
+            if not first:
+                return
+            outcome = await attempt(
+                lambda s, u: proposals.confirm(s, u, proposal_id=item.proposal.id, on_conflict=on_conflict)
+            )
+            await self._undoable(
+                outcome.ok, f"Confirmed: '{clip(item.proposal.content)}'", lambda: self.undo_confirm(ids)
+            )
         self._focus_first(after)
 
     @tab_action
     async def reject(self, item: PendingItem) -> None:
         after = self._neighbours(item.proposal.id)
-        outcome = await attempt(lambda s, u: proposals.reject(s, u, proposal_id=item.proposal.id))
         ids = [item.proposal.id]
-        await self._undoable(outcome.ok, f"Rejected: '{clip(item.proposal.content)}'", lambda: self.undo_reject(ids))
+        with self._first_decision(ids) as first:
+            if not first:
+                return
+            outcome = await attempt(lambda s, u: proposals.reject(s, u, proposal_id=item.proposal.id))
+            await self._undoable(
+                outcome.ok, f"Rejected: '{clip(item.proposal.content)}'", lambda: self.undo_reject(ids)
+            )
         self._focus_first(after)
+
+    @contextmanager
+    def _first_decision(self, ids: Iterable[int]) -> Iterator[bool]:
+        """Whether this is the only decision on way for these proposals: the second click of a double click
+        finds them taken and does nothing (it would confirm them again, and say they already were)."""
+        wanted = set(ids)
+        if wanted & self._deciding:
+            yield False
+            return
+        self._deciding |= wanted
+        try:
+            yield True
+        finally:
+            self._deciding -= wanted
 
     async def _undoable(self, ok: bool, message: str, undo: Undo) -> None:
         if ok:
@@ -230,15 +256,21 @@ class ReviewSection:
     async def confirm_many(self) -> None:
         ids = sorted(self.selected)
         keep_both = self.keep_both & set(ids)
-        outcome = await attempt(lambda s, u: proposals.confirm_many(s, u, proposal_ids=ids, keep_both=keep_both))
-        self.selected.clear()
-        await self._undoable(outcome.ok, f"Confirmed {outcome.value} proposals.", lambda: self.undo_confirm(ids))
+        with self._first_decision(ids) as first:
+            if not first:
+                return
+            outcome = await attempt(lambda s, u: proposals.confirm_many(s, u, proposal_ids=ids, keep_both=keep_both))
+            self.selected.clear()
+            await self._undoable(outcome.ok, f"Confirmed {outcome.value} proposals.", lambda: self.undo_confirm(ids))
         self._focus_first([item.proposal.id for item in self.page.items])
 
     @tab_action
     async def reject_many(self) -> None:
         ids = sorted(self.selected)
-        outcome = await attempt(lambda s, u: proposals.reject_many(s, u, proposal_ids=ids))
-        self.selected.clear()
-        await self._undoable(outcome.ok, f"Rejected {outcome.value} proposals.", lambda: self.undo_reject(ids))
+        with self._first_decision(ids) as first:
+            if not first:
+                return
+            outcome = await attempt(lambda s, u: proposals.reject_many(s, u, proposal_ids=ids))
+            self.selected.clear()
+            await self._undoable(outcome.ok, f"Rejected {outcome.value} proposals.", lambda: self.undo_reject(ids))
         self._focus_first([item.proposal.id for item in self.page.items])
