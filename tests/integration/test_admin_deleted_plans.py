@@ -20,8 +20,7 @@ from domain.types import utcnow
 from domain.visibility import with_inactive
 from persistence.uow import unit_of_work
 from tests.factories import make_user
-from tests.integration.test_search_postgres_plans import plan_nodes
-from tests.statements import captured
+from tests.statements import captured, plan_nodes
 
 DELETED_PER_ATHLETE = 800
 

@@ -11,13 +11,12 @@ in all types, in one type and under a source or confidence filter, and stays und
 
 from __future__ import annotations
 
-import json
 from datetime import timedelta
 from itertools import product
 from typing import Any
 
 import pytest
-from sqlalchemy import Connection, Engine, insert
+from sqlalchemy import Engine, insert
 from sqlalchemy.orm import Session
 
 from domain.enums import MemoryConfidence, MemorySource, MemoryStatus, MemoryType
@@ -34,7 +33,7 @@ from domain.models import Memory, User
 from domain.types import utcnow
 from persistence.uow import unit_of_work
 from tests.factories import make_user
-from tests.statements import captured
+from tests.statements import captured, plan_nodes
 
 FIRST, MORE = 20, 40
 MEMORIES = 2_600
@@ -171,20 +170,6 @@ def test_a_capped_count_still_reads_only_the_athletes_memories(engine: Engine, s
     assert not theirs.capped and theirs.total < 300
 
 
-def _analyzed(connection: Connection, statement: tuple[str, Any]) -> list[dict[str, Any]]:
-    raw = connection.exec_driver_sql(f"EXPLAIN (ANALYZE, FORMAT JSON) {statement[0]}", statement[1]).scalar_one()
-    plan = raw if isinstance(raw, list) else json.loads(raw)
-    nodes: list[dict[str, Any]] = []
-
-    def walk(node: dict[str, Any]) -> None:
-        nodes.append(node)
-        for child in node.get("Plans", []):
-            walk(child)
-
-    walk(plan[0]["Plan"])
-    return nodes
-
-
 def _rows_read(nodes: list[dict[str, Any]], node_type: str) -> int:
     found = [n for n in nodes if n["Node Type"] == node_type]
     return sum(n["Actual Rows"] + n.get("Rows Removed by Filter", 0) for n in found)
@@ -204,7 +189,7 @@ def test_a_common_word_reads_a_thousand_matches_and_a_page_of_rows(
         assert view.capped and len(view.items) == FIRST
         counted, page = seen
         connection = session.connection()
-        assert _rows_read(_analyzed(connection, counted), "Bitmap Heap Scan") <= COUNT_CAP * 1.1
-        page_plan = _analyzed(connection, page)
+        assert _rows_read(plan_nodes(connection, counted, analyze=True), "Bitmap Heap Scan") <= COUNT_CAP * 1.1
+        page_plan = plan_nodes(connection, page, analyze=True)
         assert not [n for n in page_plan if "Bitmap" in n["Node Type"]], "no read of every match"
         assert 0 < _rows_read(page_plan, "Index Scan") <= 3 * FIRST

@@ -7,7 +7,6 @@ of the index scan. Another athlete's matching memories must not be among them.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -22,7 +21,7 @@ from domain.search import COMMON_MATCHES, DELETED, owner_mark
 from persistence.uow import unit_of_work
 from tests.factories import make_memory
 from tests.integration.admin_helpers import deleted_memory
-from tests.statements import Statement, captured
+from tests.statements import Statement, captured, plan_nodes
 
 OTHERS = 150
 
@@ -55,18 +54,8 @@ def sqlite_entries_read(connection: Connection, statement: Statement) -> int:
 
 def postgres_index_rows(connection: Connection, statement: Statement) -> list[int]:
     """Rows each scan of the marked-word index returned (no scan of it: an empty list)."""
-    raw = connection.exec_driver_sql(f"EXPLAIN (ANALYZE, FORMAT JSON) {statement[0]}", statement[1]).scalar_one()
-    plan = raw if isinstance(raw, list) else json.loads(raw)
-    found: list[int] = []
-
-    def walk(node: dict[str, Any]) -> None:
-        if node.get("Index Name") == "ix_memories_owned_tsv":
-            found.append(int(node["Actual Rows"]))
-        for child in node.get("Plans", []):
-            walk(child)
-
-    walk(plan[0]["Plan"])
-    return found
+    nodes = plan_nodes(connection, statement, analyze=True)
+    return [int(node["Actual Rows"]) for node in nodes if node.get("Index Name") == "ix_memories_owned_tsv"]
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ parallel workers (migration 0016), even where the planner would find them worth 
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from typing import Any
@@ -27,7 +26,7 @@ from domain.models import Memory, User
 from domain.types import utcnow
 from persistence.uow import unit_of_work
 from tests.factories import make_user
-from tests.statements import Statement, captured
+from tests.statements import Statement, captured, plan_nodes, plan_nodes_of
 
 Read = Callable[[Session, User], Any]
 PARALLEL_COSTS = (
@@ -74,20 +73,6 @@ def postgres_athlete(postgres: Engine) -> User:
     with postgres.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
         connection.exec_driver_sql("VACUUM ANALYZE memories")
     return athletes[0]
-
-
-def plan_nodes(connection: Connection, statement: Statement) -> list[dict[str, Any]]:
-    raw = connection.exec_driver_sql(f"EXPLAIN (FORMAT JSON) {statement[0]}", statement[1]).scalar_one()
-    plan = raw if isinstance(raw, list) else json.loads(raw)
-    nodes: list[dict[str, Any]] = []
-
-    def walk(node: dict[str, Any]) -> None:
-        nodes.append(node)
-        for child in node.get("Plans", []):
-            walk(child)
-
-    walk(plan[0]["Plan"])
-    return nodes
 
 
 def athlete_lookups(connection: Connection, statement: Statement) -> list[str]:
@@ -194,16 +179,7 @@ def generic_plan(connection: Connection, statement: Statement) -> list[dict[str,
         raw = connection.exec_driver_sql(f"EXPLAIN (FORMAT JSON) EXECUTE generic_read({values})").scalar_one()
     finally:
         connection.exec_driver_sql("DEALLOCATE generic_read")
-    plan = raw if isinstance(raw, list) else json.loads(raw)
-    nodes: list[dict[str, Any]] = []
-
-    def walk(node: dict[str, Any]) -> None:
-        nodes.append(node)
-        for child in node.get("Plans", []):
-            walk(child)
-
-    walk(plan[0]["Plan"])
-    return nodes
+    return plan_nodes_of(raw)
 
 
 def _literal(value: Any) -> str:

@@ -1,7 +1,7 @@
 """A write's statements run on its unit of work's own connection and transaction, also where the
 write path takes that connection without Session.connection() (domain/prepared.py
 session_connection, issue 9): a row changed in a savepoint goes back with the savepoint, a failed
-transaction stays failed and commits nothing."""
+transaction stays failed and commits nothing (an edit in a savepoint that is rolled back: test_write_s6_savepoint)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from domain import memories
 from domain.enums import MemoryType
 from domain.models import AuditEvent, Memory
 from domain.prepared import session_connection
-from domain.schemas import MemoryCreate, MemoryEdit
+from domain.schemas import MemoryCreate
 from persistence.uow import unit_of_work
 from tests.factories import make_user
 
@@ -35,23 +35,6 @@ def test_it_is_the_connection_the_session_runs_on(engine: Engine) -> None:
             assert session_connection(session) is session.connection() is first
     contents, _ = stored(engine)
     assert contents == ["Runs before work"]
-
-
-def test_an_edit_in_a_savepoint_is_undone_with_it(engine: Engine) -> None:
-    athlete = make_user(engine, "alex")
-    with unit_of_work(engine) as session:
-        kept = memories.add_memory(
-            session, athlete, data=MemoryCreate(content="Likes hills", type=MemoryType.PREFERENCE)
-        )
-    with unit_of_work(engine) as session:
-        memories.add_memory(session, athlete, data=MemoryCreate(content="Trains at noon", type=MemoryType.CONTEXT))
-        with pytest.raises(RuntimeError), session.begin_nested():
-            memories.edit_memory(
-                session, athlete, memory_id=kept.id, changes=MemoryEdit(content="Hates hills"), expected_version=1
-            )
-            raise RuntimeError("undo the savepoint")
-    contents, _ = stored(engine)
-    assert contents == ["Likes hills", "Trains at noon"]
 
 
 def test_a_failed_transaction_is_not_written_on(engine: Engine) -> None:

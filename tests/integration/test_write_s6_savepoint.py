@@ -11,7 +11,7 @@ from domain import memories
 from domain.actors import SYSTEM
 from domain.audit_checkpoints import verify
 from domain.enums import AuditAction, AuditTarget, MemoryType
-from domain.models import AuditEvent
+from domain.models import AuditEvent, Memory
 from domain.schemas import MemoryCreate, MemoryEdit
 from persistence.uow import unit_of_work
 from tests.factories import make_user
@@ -50,6 +50,8 @@ def test_an_edit_in_a_rolled_back_savepoint_leaves_no_event(engine: Engine) -> N
             raise Undo()
     assert history(engine) == [(AuditAction.CREATE, "Likes hills"), (AuditAction.CREATE, "Trains at noon")]
     assert chain_ok(engine)
+    with unit_of_work(engine, read_only=True) as session:  # the edit's row went back with the savepoint too
+        assert sorted(session.scalars(select(Memory.content))) == ["Likes hills", "Trains at noon"]
 
 
 def test_events_written_inside_a_rolled_back_savepoint_are_written_again_at_commit(engine: Engine) -> None:
