@@ -13,13 +13,11 @@ import multiprocessing
 import os
 import signal
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Connection, Engine, event, func, insert, select, text
+from sqlalchemy import Engine, event, func, insert, select, text
 
 from domain import audit, memories
 from domain.actors import SYSTEM
@@ -28,7 +26,7 @@ from domain.audit_checkpoints import verify
 from domain.audit_deep import compare_memories
 from domain.audit_refused import NOT_SIGNED, refused_events
 from domain.enums import AuditAction, AuditTarget, MemoryType, Role
-from domain.models import AuditEvent, AuditHead, AuditPending, User
+from domain.models import AuditEvent, AuditPending, User
 from domain.schemas import MemoryCreate, MemoryEdit
 from persistence.audit_seal import FileSeal, seal_engine
 from persistence.engine import make_engine
@@ -36,6 +34,7 @@ from persistence.settings import Settings
 from persistence.uow import unit_of_work
 from tests.databases import postgres_url
 from tests.factories import make_memory, make_user
+from tests.integration.audit_helpers import head_held
 from ui.components.admin_audit import refused_text
 
 WAIT_S = 20  # a writer that queued for the held head would still be blocked after this
@@ -45,15 +44,6 @@ WAIT_S = 20  # a writer that queued for the held head would still be blocked aft
 def sealed(postgres: Engine, tmp_path: Path) -> FileSeal:
     """Keyed and anchored, as the app runs on PostgreSQL."""
     return seal_engine(postgres, Settings(database_url=str(postgres.url), data_dir=tmp_path))
-
-
-@contextmanager
-def head_held(engine: Engine) -> Iterator[Connection]:
-    """Another transaction holds the head (a writer in the middle of its commit)."""
-    with engine.connect() as connection:
-        connection.execute(select(AuditHead.id).where(AuditHead.id == 1).with_for_update())
-        yield connection
-        connection.rollback()
 
 
 def in_thread(work: object) -> None:

@@ -8,52 +8,29 @@ and `audit verify` passes."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Connection, Engine, event, func, select
+from sqlalchemy import Engine, func, select
 
 from domain import memories
 from domain.actors import SYSTEM
 from domain.audit_checkpoints import verify
 from domain.enums import AuditTarget, MemoryType
-from domain.models import AuditEvent, AuditHead, AuditPending, User
+from domain.models import AuditEvent, AuditPending, User
 from domain.schemas import MemoryCreate, MemoryEdit
 from persistence.audit_seal import FileSeal, seal_engine
 from persistence.settings import Settings
 from persistence.uow import unit_of_work
 from tests.factories import make_user
+from tests.integration.audit_helpers import head_held
+from tests.statements import captured
 
 
 @pytest.fixture
 def sealed(postgres: Engine, tmp_path: Path) -> FileSeal:
     return seal_engine(postgres, Settings(database_url=str(postgres.url), data_dir=tmp_path))
-
-
-@contextmanager
-def head_held(engine: Engine) -> Iterator[Connection]:
-    """Another transaction holds the head (a writer of another instance in the middle of its commit)."""
-    with engine.connect() as connection:
-        connection.execute(select(AuditHead.id).where(AuditHead.id == 1).with_for_update())
-        yield connection
-        connection.rollback()
-
-
-@contextmanager
-def counted(engine: Engine) -> Iterator[list[str]]:
-    statements: list[str] = []
-
-    def count(_c: Any, _cursor: Any, sql: str, *_: Any) -> None:
-        statements.append(sql)
-
-    event.listen(engine, "before_cursor_execute", count)
-    try:
-        yield statements
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
 
 
 def in_thread(work: Any) -> Any:
@@ -68,7 +45,7 @@ def in_thread(work: Any) -> Any:
 
 def add(engine: Engine, athlete: User, content: str) -> tuple[int, int]:
     """The new memory's id, and how many statements the write ran."""
-    with counted(engine) as statements, unit_of_work(engine) as session:
+    with captured(engine) as statements, unit_of_work(engine) as session:
         memory_id = memories.add_memory(
             session, athlete, data=MemoryCreate(content=content, type=MemoryType.CONTEXT)
         ).id
@@ -129,7 +106,7 @@ def test_writes_that_find_the_head_held_run_one_statement_fewer_and_every_event_
 
 
 def _edit(engine: Engine, athlete: User, memory_id: int, content: str) -> int:
-    with counted(engine) as statements, unit_of_work(engine) as session:
+    with captured(engine) as statements, unit_of_work(engine) as session:
         memories.edit_memory(
             session, athlete, memory_id=memory_id, changes=MemoryEdit(content=content), expected_version=1
         )
